@@ -1,0 +1,960 @@
+# The flat node array (DESIGN.md, "The flat node array").
+#
+# One C-level preorder pass over lexbor's DOM builds `Doc`: structure arrays,
+# the text of every text node (whitespace-collapsed, UTF-8, in one buffer) and
+# per-node own counts; one reverse sweep then turns them into subtree
+# aggregates.  Every method is array arithmetic over the same Doc.
+#
+# Dropped while building (never counted): script, style, noscript, template,
+# iframe, svg, math, object, embed, canvas, the whole <head> (its <title> and
+# meta description are read), comments, elements with `hidden`,
+# `aria-hidden="true"`, inline `display:none` / `visibility:hidden`, and
+# `<input type=hidden>`.  a, button, select, input and textarea are links
+# (CETD paper, 4.1.3: buttons and drop-down lists count as hyperlinks).
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memcmp
+
+# ---------------------------------------------------------------- constants
+
+DEF STATIC_LIMIT = 1024       # lexbor's static tag/attribute ids are below this
+
+# node kinds
+KIND_ELEMENT = 1
+KIND_TEXT = 3
+
+# per-tag properties (index: static lexbor tag id)
+cdef enum:
+    TP_DROP = 1
+    TP_LINK = 2
+    TP_BLOCK = 4
+    TP_P = 8
+    TP_BR = 16
+    TP_HEADING = 32
+    TP_HEAD = 64
+    TP_TITLE = 128
+    TP_META = 256
+    TP_INPUT = 512
+    TP_BODY = 1024
+
+# per-node flags (Doc.flags)
+cdef enum:
+    NF_LINK = 1          # the element is a link tag
+    NF_IN_LINK = 2       # the node is inside a link (or is one)
+    NF_BLOCK = 4         # block-level element (a line break around it in text output)
+    NF_WS_BEFORE = 8     # text node: whitespace before it in the source
+    NF_WS_AFTER = 16     # text node: whitespace after it in the source
+    NF_HEADING = 32      # h1-h6
+    NF_P = 64            # <p>
+    NF_BR = 128          # br / hr
+
+NODE_FLAGS = {"link": NF_LINK, "in_link": NF_IN_LINK, "block": NF_BLOCK, "ws_before": NF_WS_BEFORE,
+              "ws_after": NF_WS_AFTER, "heading": NF_HEADING, "p": NF_P, "br": NF_BR}
+
+DROP_TAGS = ("script", "style", "noscript", "template", "iframe", "svg", "math", "object", "embed",
+             "canvas", "frameset", "frame")
+LINK_TAGS = ("a", "button", "select", "input", "textarea")
+BLOCK_TAGS = ("address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog",
+              "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2",
+              "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li", "main", "menu", "nav", "ol", "p",
+              "pre", "section", "summary", "table", "tbody", "thead", "tfoot", "tr", "td", "th", "ul",
+              "br", "caption", "legend", "option", "html", "textarea", "select", "img")
+# Every tag the calibration document names; lexbor gives each a static id.
+TAG_NAMES = sorted(set(DROP_TAGS + LINK_TAGS + BLOCK_TAGS + (
+    "abbr", "acronym", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i",
+    "ins", "kbd", "label", "mark", "nobr", "q", "rp", "rt", "ruby", "s", "samp", "small", "span",
+    "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr", "area", "audio", "map", "picture",
+    "source", "track", "video", "col", "colgroup", "datalist", "meter", "optgroup", "output",
+    "progress", "head", "title", "meta", "link", "base", "image", "marquee", "blink", "noembed",
+    "noframes", "param", "search", "slot", "menuitem", "keygen", "applet", "xmp", "listing",
+    "plaintext", "rb", "rtc", "basefont", "bgsound", "nav", "legend")))
+ATTR_NAMES = ("id", "class", "style", "href", "hidden", "aria-hidden", "type", "name", "content",
+              "property", "role", "itemprop", "itemtype", "itemscope", "src", "alt", "title", "lang",
+              "rel", "datetime", "for", "value", "width", "height", "align", "colspan", "rowspan",
+              "target", "action", "method", "data-src", "srcset", "charset", "http-equiv", "dir")
+
+cdef uint32_t _tag_props[STATIC_LIMIT]
+cdef const unsigned char *_static_attr_name[STATIC_LIMIT]
+cdef size_t _static_attr_len[STATIC_LIMIT]
+_ATTR_NAME_KEEP = []          # bytes objects _static_attr_name points into
+TAG_IDS = {}                  # tag name -> fastx tag id (lexbor's static id), filled at import
+TAG_NAMES_BY_ID = {}
+
+
+# ---------------------------------------------------------------- small C helpers
+
+cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
+    cdef uint32_t h = 2166136261u
+    cdef size_t i
+    for i in range(n):
+        h = (h ^ s[i]) * 16777619u
+    return h
+
+
+cdef inline int32_t _tag_of(fx_node *node) noexcept nogil:
+    """fastx tag id: lexbor's static id, or 1024 + a 30-bit name hash for custom elements."""
+    cdef uintptr_t lid = node.local_name
+    cdef const fx_hash_entry *e
+    if lid < STATIC_LIMIT:
+        return <int32_t>lid
+    e = <const fx_hash_entry *>lid
+    return <int32_t>(STATIC_LIMIT + (_fnv1a(fx_hash_entry_str(e), e.length) & 0x3FFFFFFF))
+
+
+cdef inline const unsigned char *_attr_name(fx_attr *a, size_t *n) noexcept nogil:
+    cdef uintptr_t lid = a.node.local_name
+    cdef const fx_hash_entry *e
+    if lid < STATIC_LIMIT:
+        n[0] = _static_attr_len[lid]
+        return _static_attr_name[lid]
+    e = <const fx_hash_entry *>lid
+    n[0] = e.length
+    return fx_hash_entry_str(e)
+
+
+cdef inline bint _name_is(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
+    return s != NULL and n == m and memcmp(s, lit, m) == 0
+
+
+cdef fx_attr *_find_attr(fx_node *node, const char *name, size_t m) noexcept nogil:
+    """The attribute `name` (lower-case literal of length m) of an element, or NULL."""
+    cdef fx_attr *a = (<fx_element *>node).first_attr
+    cdef size_t n
+    cdef const unsigned char *s
+    while a != NULL:
+        s = _attr_name(a, &n)
+        if _name_is(s, n, name, m):
+            return a
+        a = a.next
+    return NULL
+
+
+cdef inline bint _attr_value_eq_ci(fx_attr *a, const char *lit, size_t m) noexcept nogil:
+    """Case-insensitive, whitespace-trimmed equality of an attribute value with a lower-case literal."""
+    cdef size_t i = 0, j, n
+    cdef unsigned char c
+    if a == NULL or a.value == NULL:
+        return False
+    n = a.value.length
+    while i < n and a.value.data[i] <= 32:
+        i += 1
+    while n > i and a.value.data[n - 1] <= 32:
+        n -= 1
+    if n - i != m:
+        return False
+    for j in range(m):
+        c = a.value.data[i + j]
+        if 65 <= c <= 90:
+            c += 32
+        if c != <unsigned char>lit[j]:
+            return False
+    return True
+
+
+cdef bint _style_hides(fx_attr *a) noexcept nogil:
+    """Inline style says display:none or visibility:hidden (spaces and case ignored)."""
+    cdef unsigned char buf[256]
+    cdef size_t i, k = 0, n
+    cdef unsigned char c
+    if a == NULL or a.value == NULL:
+        return False
+    n = a.value.length
+    for i in range(n):
+        c = a.value.data[i]
+        if c <= 32:
+            continue
+        if 65 <= c <= 90:
+            c += 32
+        if k < 255:
+            buf[k] = c
+            k += 1
+    buf[k] = 0
+    return _contains(buf, k, b"display:none", 12) or _contains(buf, k, b"visibility:hidden", 17)
+
+
+cdef inline bint _contains(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
+    cdef size_t i
+    if m > n:
+        return False
+    for i in range(n - m + 1):
+        if memcmp(s + i, lit, m) == 0:
+            return True
+    return False
+
+
+cdef bint _hidden(fx_node *node, uint32_t props) noexcept nogil:
+    if _find_attr(node, b"hidden", 6) != NULL:
+        return True
+    if _attr_value_eq_ci(_find_attr(node, b"aria-hidden", 11), b"true", 4):
+        return True
+    if _style_hides(_find_attr(node, b"style", 5)):
+        return True
+    if props & TP_INPUT and _attr_value_eq_ci(_find_attr(node, b"type", 4), b"hidden", 6):
+        return True
+    return False
+
+
+# ---------------------------------------------------------------- text measures
+
+cdef inline bint _is_space(uint32_t cp) noexcept nogil:
+    return (cp <= 32 or cp == 0xA0 or cp == 0x3000 or cp == 0xFEFF or cp == 0x1680
+            or (0x2000 <= cp <= 0x200B) or cp == 0x2028 or cp == 0x2029 or cp == 0x202F or cp == 0x205F
+            or cp == 0x85)
+
+
+cdef inline bint _is_punct(uint32_t cp) noexcept nogil:
+    """Punctuation marks of the VSSE paper's characteristic: ASCII and CJK/full-width sentence marks."""
+    if cp < 128:
+        return cp == 44 or cp == 46 or cp == 33 or cp == 63 or cp == 59 or cp == 58 or cp == 34 \
+            or cp == 40 or cp == 41
+    return (cp == 0xFF0C or cp == 0x3002 or cp == 0xFF01 or cp == 0xFF1F or cp == 0xFF1B or cp == 0xFF1A
+            or cp == 0x3001 or cp == 0x201C or cp == 0x201D or cp == 0xFF08 or cp == 0xFF09
+            or cp == 0x2026 or cp == 0x2018 or cp == 0x2019 or cp == 0x300A or cp == 0x300B
+            or cp == 0x300C or cp == 0x300D or cp == 0xFF0E)
+
+
+cdef inline bint _is_cjk(uint32_t cp) noexcept nogil:
+    """Same ranges as the evaluation tokenizer: each such character is a token of its own."""
+    return ((0x3040 <= cp <= 0x30FF) or (0x3400 <= cp <= 0x4DBF) or (0x4E00 <= cp <= 0x9FFF)
+            or (0xF900 <= cp <= 0xFAFF) or (0xAC00 <= cp <= 0xD7AF))
+
+
+cdef inline bint _is_word_char(uint32_t cp) noexcept nogil:
+    if cp < 128:
+        return (48 <= cp <= 57) or (65 <= cp <= 90) or (97 <= cp <= 122) or cp == 95
+    return not _is_punct(cp) and not (0x2010 <= cp <= 0x2027) and not (0x3000 <= cp <= 0x303F) \
+        and not (0xFF00 <= cp <= 0xFF20)
+
+
+cdef inline uint32_t _utf8_next(const unsigned char *s, size_t n, size_t *i) noexcept nogil:
+    """Decode one code point at s[i] (lenient: a bad byte is returned as itself)."""
+    cdef unsigned char c = s[i[0]]
+    cdef uint32_t cp
+    cdef size_t k, need
+    if c < 0x80:
+        i[0] += 1
+        return c
+    if c >= 0xF0:
+        need = 3
+        cp = c & 0x07
+    elif c >= 0xE0:
+        need = 2
+        cp = c & 0x0F
+    elif c >= 0xC0:
+        need = 1
+        cp = c & 0x1F
+    else:
+        i[0] += 1
+        return 0xFFFD
+    if i[0] + need >= n:
+        i[0] += 1
+        return 0xFFFD
+    for k in range(1, need + 1):
+        if (s[i[0] + k] & 0xC0) != 0x80:
+            i[0] += 1
+            return 0xFFFD
+        cp = (cp << 6) | (s[i[0] + k] & 0x3F)
+    i[0] += need + 1
+    return cp
+
+
+# ---------------------------------------------------------------- the walk
+
+cdef struct Rec:
+    int32_t parent
+    int32_t depth
+    int32_t tag
+    uint16_t flags
+    uint8_t kind
+    int64_t text_off
+    int32_t text_len
+    int32_t chars
+    int32_t punct
+    int32_t words
+    uintptr_t ptr
+
+
+cdef struct Builder:
+    Rec *recs
+    Py_ssize_t n
+    Py_ssize_t cap
+    unsigned char *buf
+    Py_ssize_t blen
+    Py_ssize_t bcap
+    int32_t *stack
+    Py_ssize_t sp
+    Py_ssize_t scap
+    int oom
+
+
+cdef inline bint _grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t item) noexcept nogil:
+    cdef Py_ssize_t c = cap[0]
+    cdef void *q
+    if need <= c:
+        return True
+    while c < need:
+        c = c * 2 if c else 64
+    q = realloc(p[0], c * item)
+    if q == NULL:
+        return False
+    p[0] = q
+    cap[0] = c
+    return True
+
+
+cdef inline Rec *_push_rec(Builder *b) noexcept nogil:
+    if not _grow(<void **>&b.recs, &b.cap, b.n + 1, sizeof(Rec)):
+        b.oom = 1
+        return NULL
+    b.n += 1
+    return &b.recs[b.n - 1]
+
+
+cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, uint16_t inherited) noexcept nogil:
+    """Collapse whitespace, strip, count chars/punctuation/words; append to the text buffer."""
+    cdef fx_chardata *cd = <fx_chardata *>node
+    cdef const unsigned char *s = cd.data.data
+    cdef size_t n = cd.data.length, i = 0, start
+    cdef uint32_t cp
+    cdef bint pending_space = False, in_word = False, any_out = False, lead_ws = False
+    cdef int32_t chars = 0, punct = 0, words = 0
+    cdef Py_ssize_t off = b.blen
+    cdef Rec *r
+    if s == NULL or n == 0:
+        return
+    if not _grow(<void **>&b.buf, &b.bcap, b.blen + n + 1, 1):
+        b.oom = 1
+        return
+    while i < n:
+        start = i
+        cp = _utf8_next(s, n, &i)
+        if _is_space(cp):
+            if not any_out:
+                lead_ws = True
+            pending_space = True
+            in_word = False
+            continue
+        if pending_space and any_out:
+            b.buf[b.blen] = 32
+            b.blen += 1
+            chars += 1
+        pending_space = False
+        any_out = True
+        if cp == 0xFFFD and i - start == 1:
+            # a stray byte: write U+FFFD so the buffer stays valid UTF-8
+            if not _grow(<void **>&b.buf, &b.bcap, b.blen + (n - i) + 4, 1):
+                b.oom = 1
+                return
+            b.buf[b.blen] = 0xEF
+            b.buf[b.blen + 1] = 0xBF
+            b.buf[b.blen + 2] = 0xBD
+            b.blen += 3
+        else:
+            memcpy(b.buf + b.blen, s + start, i - start)
+            b.blen += i - start
+        chars += 1
+        if _is_punct(cp):
+            punct += 1
+            in_word = False
+        elif _is_cjk(cp):
+            words += 1
+            in_word = False
+        elif _is_word_char(cp):
+            if not in_word:
+                words += 1
+            in_word = True
+        else:
+            in_word = False
+    if not any_out:
+        b.blen = off
+        return
+    r = _push_rec(b)
+    if r == NULL:
+        return
+    r.parent = parent
+    r.depth = depth
+    r.tag = 0
+    r.kind = LXB_TEXT
+    r.flags = inherited | (NF_WS_BEFORE if lead_ws else 0) | (NF_WS_AFTER if pending_space else 0)
+    r.text_off = off
+    r.text_len = <int32_t>(b.blen - off)
+    r.chars = chars
+    r.punct = punct
+    r.words = words
+    r.ptr = <uintptr_t>node
+
+
+cdef inline bint _stack_push(Builder *b, int32_t v) noexcept nogil:
+    if not _grow(<void **>&b.stack, &b.scap, b.sp + 1, sizeof(int32_t)):
+        b.oom = 1
+        return False
+    b.stack[b.sp] = v
+    b.sp += 1
+    return True
+
+
+cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_node **body) noexcept nogil:
+    """Iterative preorder over lexbor's tree from `root`; no recursion, any depth."""
+    cdef fx_node *node = root
+    cdef fx_node *child
+    cdef fx_attr *a
+    cdef uint32_t props
+    cdef int32_t tag, parent, idx
+    cdef uint16_t inherited, fl
+    cdef bint descend
+    cdef Rec *r
+    while node != NULL and not b.oom:
+        descend = False
+        parent = b.stack[b.sp - 1] if b.sp > 0 else -1
+        inherited = b.recs[parent].flags & NF_IN_LINK if parent >= 0 else 0
+        if node.type == LXB_ELEMENT:
+            tag = _tag_of(node)
+            props = _tag_props[tag] if tag < STATIC_LIMIT else 0
+            if props & TP_HEAD:
+                # read <title> and the meta description, never count the head
+                child = node.first_child
+                while child != NULL:
+                    if child.type == LXB_ELEMENT and child.local_name < STATIC_LIMIT:
+                        if _tag_props[child.local_name] & TP_TITLE and title[0] == NULL:
+                            title[0] = child
+                        elif _tag_props[child.local_name] & TP_META:
+                            a = _find_attr(child, b"name", 4)
+                            if a == NULL:
+                                a = _find_attr(child, b"property", 8)
+                            if _attr_value_eq_ci(a, b"description", 11) or (
+                                    desc[0] == NULL and _attr_value_eq_ci(a, b"og:description", 14)):
+                                desc[0] = child
+                    child = child.next
+            elif props & TP_TITLE and title[0] == NULL:
+                title[0] = node          # a <title> lexbor placed in the body
+            elif not (props & (TP_DROP | TP_META)) and not _hidden(node, props):
+                fl = inherited
+                if props & TP_LINK:
+                    fl |= NF_LINK | NF_IN_LINK
+                if props & TP_BLOCK:
+                    fl |= NF_BLOCK
+                if props & TP_HEADING:
+                    fl |= NF_HEADING
+                if props & TP_P:
+                    fl |= NF_P
+                if props & TP_BR:
+                    fl |= NF_BR
+                r = _push_rec(b)
+                if r == NULL:
+                    return
+                idx = <int32_t>(b.n - 1)
+                r.parent = parent
+                r.depth = <int32_t>b.sp
+                r.tag = tag
+                r.kind = LXB_ELEMENT
+                r.flags = fl
+                r.text_off = 0
+                r.text_len = 0
+                r.chars = 0
+                r.punct = 0
+                r.words = 0
+                r.ptr = <uintptr_t>node
+                if props & TP_BODY and body[0] == NULL:
+                    body[0] = node
+                if node.first_child != NULL:
+                    if not _stack_push(b, idx):
+                        return
+                    descend = True
+        elif node.type == LXB_TEXT or node.type == LXB_CDATA:
+            _add_text(b, node, parent, <int32_t>b.sp, inherited)
+        if descend:
+            node = node.first_child
+            continue
+        # next sibling, or climb (closing the elements we descended into)
+        while node != root and node.next == NULL:
+            node = node.parent
+            b.sp -= 1
+        if node == root:
+            break
+        node = node.next
+
+
+# ---------------------------------------------------------------- Doc
+
+cdef class Doc:
+    """A parsed page as flat arrays in preorder (elements and non-empty text nodes).
+
+    Structure: ``parent``, ``end`` (subtree = index range ``[i, end[i])``),
+    ``depth``, ``tag`` (lexbor tag id; 0 for text), ``kind`` (1 element,
+    3 text), ``flags`` (NODE_FLAGS bits).  Own text (text nodes):
+    ``text_off``/``text_len`` into ``text_buf`` (UTF-8, whitespace collapsed).
+    Subtree totals, the node itself included: ``chars`` (C), ``tags`` (T:
+    element descendants, the node itself excluded), ``link_chars`` (LC),
+    ``link_tags`` (LT, excluding itself), ``punct``, ``words``, ``p_count``,
+    ``leaves`` (elements with text and no element child), ``text_nodes``;
+    ``own_chars`` (text directly under an element).  The parser is held so
+    that node pointers (``ptr``) stay valid.
+    """
+    cdef public object parser
+    cdef readonly Py_ssize_t n
+    cdef readonly object parent, end, depth, tag, kind, flags, text_off, text_len
+    cdef readonly object chars, tags, link_chars, link_tags, punct, words, p_count, leaves
+    cdef readonly object text_nodes, own_chars, ptr
+    cdef readonly bytes text_buf
+    cdef readonly str title, description
+    cdef readonly Py_ssize_t body
+    cdef readonly object url
+    cdef public dict cache
+
+    def __len__(self):
+        return self.n
+
+    def __repr__(self):
+        return f"<fastx.Doc nodes={self.n} title={self.title!r}>"
+
+    def text(self, Py_ssize_t i):
+        """The (whitespace-collapsed) text of text node i; '' for an element."""
+        cdef int64_t off = self.text_off[i]
+        return self.text_buf[off:off + self.text_len[i]].decode("utf-8", "replace")
+
+    def tag_name(self, Py_ssize_t i):
+        """Lower-case tag name of node i ('#text' for text nodes)."""
+        if self.kind[i] == KIND_TEXT:
+            return "#text"
+        return _node_tag_name(<fx_node *><uintptr_t>self.ptr[i])
+
+    def attr(self, Py_ssize_t i, str name):
+        """Value of attribute `name` of element i, or None."""
+        if self.kind[i] != KIND_ELEMENT:
+            return None
+        cdef bytes nm = name.lower().encode()
+        cdef fx_attr *a = _find_attr(<fx_node *><uintptr_t>self.ptr[i], nm, len(nm))
+        if a == NULL:
+            return None
+        return _fx_str(a.value)
+
+    def attributes(self, Py_ssize_t i):
+        """All attributes of element i as a dict (names lower-case)."""
+        out = {}
+        if self.kind[i] != KIND_ELEMENT:
+            return out
+        cdef fx_attr *a = (<fx_element *><uintptr_t>self.ptr[i]).first_attr
+        cdef size_t n
+        cdef const unsigned char *s
+        while a != NULL:
+            s = _attr_name(a, &n)
+            if s != NULL:
+                out[s[:n].decode("utf-8", "replace")] = _fx_str(a.value)
+            a = a.next
+        return out
+
+    def subtree_text(self, Py_ssize_t i):
+        """Text of node i's subtree, block elements on their own lines."""
+        keep = np.zeros(self.n, dtype=np.uint8)
+        keep[i:self.end[i]] = 1
+        return self.render_text(keep)
+
+    def render_text(self, const uint8_t[::1] keep):
+        """Text of the kept text nodes in document order.
+
+        A newline separates text on either side of a block element's start or
+        end (or a <br>/<hr>); a space joins inline pieces that had whitespace
+        between them in the source.
+        """
+        return _render_text(self, keep)
+
+    def render_html(self, const uint8_t[::1] keep):
+        """Cleaned HTML: the kept nodes with their original tags and attributes,
+        inside the ancestors needed to hold them."""
+        return _render_html(self, keep)
+
+
+cdef str _fx_str(fx_str *v):
+    if v == NULL or v.data == NULL:
+        return ""
+    return v.data[:v.length].decode("utf-8", "replace")
+
+
+cdef str _node_tag_name(fx_node *node):
+    cdef uintptr_t lid = node.local_name
+    cdef const fx_hash_entry *e
+    if lid < STATIC_LIMIT:
+        return TAG_NAMES_BY_ID.get(<int32_t>lid) or _lexbor_tag_name(lid)
+    e = <const fx_hash_entry *>lid
+    return fx_hash_entry_str(e)[:e.length].decode("utf-8", "replace")
+
+
+_EXTRA_TAG_NAMES = {}
+
+
+def _lexbor_tag_name(uintptr_t lid):
+    """Name of a static lexbor tag id the calibration did not list (looked up once via selectolax)."""
+    name = _EXTRA_TAG_NAMES.get(lid)
+    if name is None:
+        name = "span"    # unknown static ids serialize as a neutral inline element
+    return name
+
+
+def build_doc(parser, str title_fallback="", object url=None):
+    """Build the flat `Doc` from a selectolax LexborHTMLParser (kept alive by the Doc)."""
+    cdef Doc d = Doc.__new__(Doc)
+    cdef Builder b
+    cdef fx_node *root
+    cdef fx_node *title = NULL
+    cdef fx_node *desc = NULL
+    cdef fx_node *body = NULL
+    cdef Py_ssize_t i, n, p
+    root_node = parser.root
+    d.parser = parser
+    d.url = url
+    d.cache = {}
+    b.recs = NULL
+    b.n = b.cap = 0
+    b.buf = NULL
+    b.blen = b.bcap = 0
+    b.stack = NULL
+    b.sp = b.scap = 0
+    b.oom = 0
+    try:
+        if root_node is not None:
+            root = <fx_node *><uintptr_t>root_node.mem_id
+            with nogil:
+                _walk(&b, root, &title, &desc, &body)
+        if b.oom:
+            raise MemoryError("fastx: out of memory while building the node array")
+        n = b.n
+        d.n = n
+        d.parent = np.empty(n, dtype=np.int32)
+        d.end = np.empty(n, dtype=np.int32)
+        d.depth = np.empty(n, dtype=np.int32)
+        d.tag = np.empty(n, dtype=np.int32)
+        d.kind = np.empty(n, dtype=np.uint8)
+        d.flags = np.empty(n, dtype=np.uint16)
+        d.text_off = np.empty(n, dtype=np.int64)
+        d.text_len = np.empty(n, dtype=np.int32)
+        d.chars = np.empty(n, dtype=np.int32)
+        d.punct = np.empty(n, dtype=np.int32)
+        d.words = np.empty(n, dtype=np.int32)
+        d.ptr = np.empty(n, dtype=np.uint64)
+        d.tags = np.zeros(n, dtype=np.int32)
+        d.link_chars = np.zeros(n, dtype=np.int32)
+        d.link_tags = np.zeros(n, dtype=np.int32)
+        d.p_count = np.zeros(n, dtype=np.int32)
+        d.leaves = np.zeros(n, dtype=np.int32)
+        d.text_nodes = np.zeros(n, dtype=np.int32)
+        d.own_chars = np.zeros(n, dtype=np.int32)
+        _fill(&b, d)
+        d.text_buf = b.buf[:b.blen] if b.blen else b""
+    finally:
+        free(b.recs)
+        free(b.buf)
+        free(b.stack)
+    d.body = -1
+    if body != NULL:
+        for i in range(d.n):
+            if d.ptr[i] == <uint64_t><uintptr_t>body:
+                d.body = i
+                break
+    d.title = _collapse(_text_of(title)) if title != NULL else title_fallback
+    d.description = _collapse(_fx_str(_find_attr(desc, b"content", 7).value)) \
+        if desc != NULL and _find_attr(desc, b"content", 7) != NULL else ""
+    return d
+
+
+cdef void _fill(Builder *b, Doc d):
+    """Copy the records into the arrays, then one reverse sweep for the subtree aggregates."""
+    cdef Py_ssize_t i, p, n = b.n
+    cdef int32_t[::1] parent = d.parent, end = d.end, depth = d.depth, tag = d.tag
+    cdef uint8_t[::1] kind = d.kind
+    cdef uint16_t[::1] flags = d.flags
+    cdef int64_t[::1] text_off = d.text_off
+    cdef int32_t[::1] text_len = d.text_len, chars = d.chars, punct = d.punct, words = d.words
+    cdef uint64_t[::1] ptr = d.ptr
+    cdef int32_t[::1] tags = d.tags, lc = d.link_chars, lt = d.link_tags, pc = d.p_count
+    cdef int32_t[::1] leaves = d.leaves, tn = d.text_nodes, own = d.own_chars
+    cdef uint8_t *has_elem_child
+    cdef Rec *r
+    has_elem_child = <uint8_t *>malloc(n + 1)
+    if has_elem_child == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            r = &b.recs[i]
+            parent[i] = r.parent
+            end[i] = <int32_t>(i + 1)
+            depth[i] = r.depth
+            tag[i] = r.tag
+            kind[i] = r.kind
+            flags[i] = r.flags
+            text_off[i] = r.text_off
+            text_len[i] = r.text_len
+            chars[i] = r.chars
+            punct[i] = r.punct
+            words[i] = r.words
+            ptr[i] = r.ptr
+            has_elem_child[i] = 0
+            if r.kind == LXB_TEXT:
+                tn[i] = 1
+                if r.flags & NF_IN_LINK:
+                    lc[i] = r.chars
+            elif r.flags & NF_P:
+                pc[i] = 1
+        for i in range(n - 1, -1, -1):
+            if kind[i] == LXB_ELEMENT and not has_elem_child[i] and chars[i] > 0:
+                leaves[i] += 1
+            p = parent[i]
+            if p < 0:
+                continue
+            if end[i] > end[p]:
+                end[p] = end[i]
+            chars[p] += chars[i]
+            punct[p] += punct[i]
+            words[p] += words[i]
+            lc[p] += lc[i]
+            pc[p] += pc[i]
+            tn[p] += tn[i]
+            leaves[p] += leaves[i]
+            if kind[i] == LXB_ELEMENT:
+                has_elem_child[p] = 1
+                tags[p] += tags[i] + 1
+                lt[p] += lt[i] + (1 if flags[i] & NF_LINK else 0)
+            else:
+                own[p] += chars[i]
+    free(has_elem_child)
+
+
+cdef str _text_of(fx_node *node):
+    """Concatenated text of a lexbor subtree (iterative); used for <title>."""
+    parts = []
+    cdef fx_node *cur = node.first_child
+    while cur != NULL:
+        if cur.type == LXB_TEXT:
+            parts.append(_fx_str(&(<fx_chardata *>cur).data))
+        if cur.first_child != NULL:
+            cur = cur.first_child
+            continue
+        while cur != node and cur.next == NULL:
+            cur = cur.parent
+        if cur == node:
+            break
+        cur = cur.next
+    return "".join(parts)
+
+
+def _collapse(str s):
+    return " ".join(s.split())
+
+
+# ---------------------------------------------------------------- output
+
+cdef str _render_text(Doc d, const uint8_t[::1] keep):
+    cdef Py_ssize_t n = d.n, i, last = -1, j
+    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t[::1] end = d.end
+    cdef const uint8_t[::1] kind = d.kind
+    cdef const uint16_t[::1] flags = d.flags
+    cdef const int64_t[::1] off = d.text_off
+    cdef const int32_t[::1] tlen = d.text_len
+    cdef int32_t *blk
+    cdef int32_t *bcount
+    cdef int32_t cnt = 0
+    cdef const unsigned char *buf = d.text_buf
+    cdef bytearray out = bytearray()
+    if keep.shape[0] != n:
+        raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
+    blk = <int32_t *>malloc((n + 1) * sizeof(int32_t))
+    bcount = <int32_t *>malloc((n + 1) * sizeof(int32_t))
+    if blk == NULL or bcount == NULL:
+        free(blk)
+        free(bcount)
+        raise MemoryError()
+    try:
+        for i in range(n):
+            # nearest block ancestor-or-self, and block starts before i
+            if kind[i] == LXB_ELEMENT and flags[i] & (NF_BLOCK | NF_BR):
+                blk[i] = <int32_t>i
+            else:
+                blk[i] = blk[parent[i]] if parent[i] >= 0 else -1
+            bcount[i] = cnt
+            if kind[i] == LXB_ELEMENT and flags[i] & (NF_BLOCK | NF_BR):
+                cnt += 1
+        for i in range(n):
+            if kind[i] != LXB_TEXT or not keep[i]:
+                continue
+            if last >= 0:
+                if blk[i] != blk[last] or bcount[i] != bcount[last]:
+                    out += b"\n"
+                elif flags[last] & NF_WS_AFTER or flags[i] & NF_WS_BEFORE:
+                    out += b" "
+            out += buf[off[i]:off[i] + tlen[i]]
+            last = i
+    finally:
+        free(blk)
+        free(bcount)
+    return out.decode("utf-8", "replace")
+
+
+_VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+                   "source", "track", "wbr"))
+
+
+cdef str _render_html(Doc d, const uint8_t[::1] keep):
+    """Serialize kept nodes (and the ancestors that hold them) with an explicit stack."""
+    import html as _html
+    cdef Py_ssize_t n = d.n, i, j
+    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t[::1] end = d.end
+    cdef const uint8_t[::1] kind = d.kind
+    if keep.shape[0] != n:
+        raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
+    # an element is emitted if it or any descendant is kept
+    emit = np.zeros(n, dtype=np.uint8)
+    cdef uint8_t[::1] em = emit
+    for i in range(n - 1, -1, -1):
+        if keep[i]:
+            em[i] = 1
+        if em[i] and parent[i] >= 0:
+            em[parent[i]] = 1
+    parts = []
+    open_stack = []       # (end index, closing tag)
+    for i in range(n):
+        while open_stack and open_stack[len(open_stack) - 1][0] <= i:
+            parts.append(open_stack.pop()[1])
+        if not em[i]:
+            continue
+        if kind[i] == LXB_TEXT:
+            fl = d.flags[i]
+            parts.append((" " if fl & NF_WS_BEFORE else "") + _html.escape(d.text(i), quote=False)
+                         + (" " if fl & NF_WS_AFTER else ""))
+            continue
+        name = d.tag_name(i)
+        attrs = "".join(f' {k}="{_html.escape(v)}"' for k, v in d.attributes(i).items())
+        parts.append(f"<{name}{attrs}>")
+        if name not in _VOID:
+            open_stack.append((end[i], f"</{name}>"))
+    while open_stack:
+        parts.append(open_stack.pop()[1])
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- calibration
+
+_CALIBRATION = (
+    "<!DOCTYPE html><html><head><title>T</title><meta name=description content=D><base href=x>"
+    "<link rel=x href=y><style>s</style><script>1</script><noscript>n</noscript></head><body>{body}"
+    "<table><caption>c</caption><colgroup><col></colgroup><thead><tr><th>h</th></tr></thead>"
+    "<tbody><tr><td>d</td></tr></tbody><tfoot><tr><td>f</td></tr></tfoot></table>"
+    "<select><optgroup><option>o</option></optgroup></select>"
+    "<dl><dt>t</dt><dd>d</dd></dl><ul><li>l</li></ul><ol><li>l</li></ol>"
+    "<ruby>r<rb>b</rb><rt>t</rt><rp>p</rp><rtc>c</rtc></ruby>"
+    "<my-custom-element-with-a-long-name>x</my-custom-element-with-a-long-name><x-s>y</x-s>"
+    "</body></html>")
+
+
+def _calibrate():
+    """Learn lexbor's static tag/attribute ids and verify fastx's struct layouts.
+
+    Parses a document naming every tag and attribute fastx uses, walks it both
+    with fastx's own struct declarations and with selectolax's public API, and
+    raises LayoutError if the two disagree in any way.
+    """
+    from selectolax.lexbor import LexborHTMLParser
+    from .errors import LayoutError
+    cdef fx_node *node
+    cdef fx_attr *a
+    cdef size_t ln
+    inline_tags = [t for t in TAG_NAMES if t not in (
+        "html", "head", "body", "title", "meta", "base", "link", "style", "script", "noscript",
+        "table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "col", "colgroup", "select",
+        "option", "optgroup", "frameset", "frame", "dd", "dt", "li", "rb", "rt", "rp", "rtc",
+        "plaintext", "image")]
+    attrs = " ".join(f'{a}="v{k}"' for k, a in enumerate(ATTR_NAMES))
+    body = "".join(f"<{t} {attrs}>x</{t}>" if t not in _VOID else f"<{t} {attrs}>" for t in inline_tags)
+    tree = LexborHTMLParser(_CALIBRATION.format(body=body))
+    ours = []
+    node = <fx_node *><uintptr_t>tree.root.mem_id
+    cdef fx_node *root = node
+    while node != NULL:
+        if node.type == LXB_ELEMENT:
+            ours.append((<uintptr_t>node, node.local_name))
+        if node.first_child != NULL:
+            node = node.first_child
+            continue
+        while node != root and node.next == NULL:
+            node = node.parent
+        if node == root:
+            break
+        node = node.next
+    theirs = [(el.mem_id, el.tag, el) for el in tree.root.traverse(include_text=False)]
+    if [p for p, _ in ours] != [p for p, _, _ in theirs]:
+        raise LayoutError("fastx: lexbor's DOM node layout differs from the one fastx was built for "
+                          f"(selectolax {_selectolax_version()}); reinstall fastx for this selectolax")
+    TAG_IDS.clear()
+    for (p, lid), (_, name, el) in zip(ours, theirs):
+        if lid < STATIC_LIMIT:
+            if el.tag_id != lid:
+                raise LayoutError(f"fastx: tag id of <{name}> read as {lid}, selectolax says {el.tag_id}")
+            TAG_IDS.setdefault(name, <int32_t>lid)
+        elif name != _node_tag_name(<fx_node *><uintptr_t>p):
+            raise LayoutError(f"fastx: custom tag name read as {_node_tag_name(<fx_node *><uintptr_t>p)!r}, "
+                              f"selectolax says {name!r}")
+    needed = set(DROP_TAGS + LINK_TAGS + BLOCK_TAGS + ("head", "title", "meta", "body", "span")) - {
+        "frameset", "frame"}
+    missing = sorted(t for t in needed if t not in TAG_IDS)
+    if missing:
+        raise LayoutError(f"fastx: calibration did not find tags {missing}")
+    TAG_NAMES_BY_ID.clear()
+    TAG_NAMES_BY_ID.update({v: k for k, v in TAG_IDS.items()})
+    for i in range(STATIC_LIMIT):
+        _tag_props[i] = 0
+    def setp(names, bit):
+        for t in names:
+            if t in TAG_IDS:
+                _tag_props[TAG_IDS[t]] |= bit
+    setp(DROP_TAGS, TP_DROP)
+    setp(LINK_TAGS, TP_LINK)
+    setp(BLOCK_TAGS, TP_BLOCK)
+    setp(("p",), TP_P)
+    setp(("br", "hr"), TP_BR)
+    setp(("h1", "h2", "h3", "h4", "h5", "h6"), TP_HEADING)
+    setp(("head",), TP_HEAD)
+    setp(("title",), TP_TITLE)
+    setp(("meta", "link", "base"), TP_META)
+    setp(("input",), TP_INPUT)
+    setp(("body",), TP_BODY)
+    # attributes: names of static ids from an element carrying all of them
+    el = tree.css_first("span")
+    expected = el.attributes
+    node = <fx_node *><uintptr_t>el.mem_id
+    a = (<fx_element *>node).first_attr
+    _ATTR_NAME_KEEP.clear()
+    seen = []
+    while a != NULL:
+        seen.append((a.node.local_name, _fx_str(a.value)))
+        a = a.next
+    if [v for _, v in seen] != list(expected.values()):
+        raise LayoutError("fastx: lexbor's attribute layout differs from the one fastx was built for")
+    for (lid, _), name in zip(seen, expected.keys()):
+        if lid < STATIC_LIMIT:
+            bname = name.encode()
+            _ATTR_NAME_KEEP.append(bname)
+            _static_attr_name[lid] = <const unsigned char *>bname
+            _static_attr_len[lid] = len(bname)
+    for (lid, v), name in zip(seen, expected.keys()):
+        a = _find_attr(node, name.encode(), len(name.encode()))
+        if a == NULL or _fx_str(a.value) != v:
+            raise LayoutError(f"fastx: attribute {name!r} not found through lexbor's attribute layout")
+    if _fx_str((<fx_element *>node).attr_class.value) != expected["class"] or \
+            _fx_str((<fx_element *>node).attr_id.value) != expected["id"]:
+        raise LayoutError("fastx: lexbor's element layout (id/class) differs from the one fastx was built for")
+    d = build_doc(tree)
+    if d.title != "T" or d.description != "D":
+        raise LayoutError("fastx: head reading failed during calibration")
+    d = build_doc(LexborHTMLParser("<body><p> caf\u00e9 \n <b>na\u00efve</b>\u3002</p></body>"))
+    texts = [d.text(i) for i in range(d.n) if d.kind[i] == KIND_TEXT]
+    if texts != ["caf\u00e9", "na\u00efve", "\u3002"] or d.chars[d.body] != 10:
+        raise LayoutError("fastx: lexbor's text node layout differs from the one fastx was built for")
+
+
+def _selectolax_version():
+    try:
+        from importlib.metadata import version
+        return version("selectolax")
+    except Exception:
+        return "unknown"
