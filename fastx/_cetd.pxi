@@ -250,10 +250,12 @@ def smooth_siblings(Doc d, object density):
 
 
 def threshold_extract(Doc d, object density):
-    """Threshold extraction without DensitySum (the CECTD-S comparison): the
-    threshold is chosen as in Sect. 3.5.2 on the given (smoothed) densities,
-    then every node from <body> down whose density reaches it is content and
-    passes on to its children; a node below it ends that branch."""
+    """Threshold extraction without DensitySum (the CECTD-S comparison).
+
+    The threshold is chosen as in Sect. 3.5.2, on the given (smoothed)
+    densities; then every node from <body> down whose density reaches it is
+    content and passes on to its children; a node below it ends that branch.
+    Only the DensitySum marking of Algorithm 2 is replaced."""
     cdef Py_ssize_t i, n = d.n, b = _root(d)
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
     cdef const int32_t[::1] end = d.end

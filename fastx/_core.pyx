@@ -17,5 +17,6 @@ cnp.import_array()
 include "_lexbor.pxi"
 include "_doc.pxi"
 include "_cetd.pxi"
+include "_lcs.pxi"
 
 _calibrate()

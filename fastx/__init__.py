@@ -1,0 +1,21 @@
+"""fastx: fast, accurate main-content extraction from web pages.
+
+>>> import fastx
+>>> r = fastx.extract(html_bytes, url=url)          # -> Extraction
+>>> r.text, r.title, r.description, r.html
+>>> fastx.methods()                                  # name -> description
+>>> doc = fastx.parse(html_bytes)                    # one parse, many methods
+>>> fastx.extract(doc, method="cetd", variant="td")
+>>> fastx.evaluate.scores(predicted_text, gold_text) # LCS P/R/F1 + CleanEval score
+"""
+from .errors import (DecodeError, ExtractionTimeout, FastxError, InputError, LayoutError,
+                     MissingPositionsError, ModelError, ParseError, RenderError, UnknownMethodError)
+from ._core import Doc
+from .api import Extraction, extract, methods, parse
+from . import evaluate
+
+__version__ = "0.1.0"
+
+__all__ = ["extract", "parse", "methods", "evaluate", "Doc", "Extraction", "FastxError", "InputError",
+           "DecodeError", "ParseError", "LayoutError", "UnknownMethodError", "MissingPositionsError",
+           "ModelError", "RenderError", "ExtractionTimeout", "__version__"]

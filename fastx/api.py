@@ -1,0 +1,114 @@
+"""The public API: parse a page once, run any registered method on it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import _core, methods as _methods
+from .decode import decode
+from .errors import FastxError, InputError, ParseError
+
+Doc = _core.Doc
+MAX_BYTES = 512 * 1024 * 1024
+
+
+def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = None,
+          encoding: str | None = None) -> Doc:
+    """Parse a page into a :class:`Doc` (the flat node array every method reads).
+
+    `html` may be text or bytes in any encoding (`encoding` is a hint, e.g.
+    from an HTTP header; otherwise BOM, <meta charset> and a guess decide).
+    A Doc is returned unchanged, so callers can reuse one parse for several
+    methods::
+
+        doc = fastx.parse(page_bytes, url=url)
+        a = fastx.extract(doc, method="cetd")
+        b = fastx.extract(doc, method="cetd-td")
+    """
+    if isinstance(html, Doc):
+        return html
+    if not isinstance(html, (str, bytes, bytearray, memoryview)):
+        raise InputError(f"fastx needs HTML as str or bytes, got {type(html).__name__}")
+    size = len(html)
+    if size > MAX_BYTES:
+        raise InputError(f"page of {size:,} bytes exceeds fastx's limit of {MAX_BYTES:,} bytes")
+    if isinstance(html, str):
+        source: Any = html
+    else:
+        text, enc = decode(bytes(html), declared=encoding)
+        # lexbor reads UTF-8 bytes directly; skip the str round trip when we can
+        source = bytes(html) if enc in ("utf-8", "ascii") and not bytes(html[:3]) == b"\xef\xbb\xbf" else text
+    from selectolax.lexbor import LexborHTMLParser
+    try:
+        parser = LexborHTMLParser(source)
+    except Exception as exc:  # lexbor reports failures as generic errors
+        raise ParseError(f"lexbor could not parse the page: {exc}") from exc
+    return _core.build_doc(parser, "", url)
+
+
+@dataclass
+class Extraction:
+    """What :func:`extract` returns.
+
+    `text` is the main content (block elements on their own lines), `html`
+    the cleaned HTML of the kept nodes (built on first access), `keep` the
+    per-node mask over `doc`.
+    """
+    text: str
+    title: str
+    description: str
+    method: str
+    url: str | None
+    doc: Doc = field(repr=False)
+    keep: np.ndarray = field(repr=False)
+    _html: str | None = field(default=None, repr=False)
+
+    @property
+    def html(self) -> str:
+        if self._html is None:
+            self._html = self.doc.render_html(self.keep)
+        return self._html
+
+    def to_dict(self, html: bool = False) -> dict:
+        """Plain dict (for JSON): url, title, description, method, text, and html if asked."""
+        d = {"url": self.url, "title": self.title, "description": self.description,
+             "method": self.method, "text": self.text}
+        if html:
+            d["html"] = self.html
+        return d
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def extract(html: "str | bytes | Doc", url: str | None = None, method: str = "cetd",
+            encoding: str | None = None, **params) -> Extraction:
+    """Extract the main content of a page with a registered method.
+
+    >>> r = fastx.extract(page, url="https://example.com/a.html")
+    >>> r.text, r.title, r.html
+    >>> fastx.extract(page, method="cetd", variant="td")
+
+    Raises only :class:`fastx.FastxError` subclasses on bad input or bad
+    parameters; see ``fastx.methods()`` for the method names.
+    """
+    m = _methods.get(method)
+    doc = parse(html, url=url, encoding=encoding)
+    if url is None:
+        url = doc.url
+    try:
+        keep = _methods.call(m, doc, params)
+    except FastxError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"method {method!r}: {exc}") from exc
+    keep = np.ascontiguousarray(keep, dtype=np.uint8)
+    return Extraction(text=doc.render_text(keep), title=doc.title, description=doc.description,
+                      method=method, url=url, doc=doc, keep=keep)
+
+
+def methods() -> dict[str, str]:
+    """Registered method names with a one-line description each."""
+    return _methods.describe()

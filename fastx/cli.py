@@ -1,0 +1,114 @@
+"""Command line: ``python -m fastx {extract,evaluate,bench,methods}``.
+
+Examples::
+
+    python -m fastx extract page.html                       # main text
+    python -m fastx extract --format json pages/ > out.jsonl
+    curl -s URL | python -m fastx extract - --method cetd-td
+    python -m fastx evaluate predicted.txt gold.txt
+    python -m fastx bench                                   # shipped corpus, all methods + peers
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import api, bench, evaluate
+from .errors import FastxError
+
+
+def _inputs(paths: list[str]):
+    """Yield (name, bytes | None, error) for files, directories (recursively, sorted) and '-'."""
+    for p in paths:
+        if p == "-":
+            yield "<stdin>", sys.stdin.buffer.read(), None
+            continue
+        path = Path(p)
+        if path.is_dir():
+            for f in sorted(x for x in path.rglob("*") if x.is_file()):
+                yield from _read(f)
+        else:
+            yield from _read(path)
+
+
+def _read(path: Path):
+    try:
+        yield str(path), path.read_bytes(), None
+    except OSError as exc:
+        yield str(path), None, f"cannot read {path}: {exc.strerror or exc}"
+
+
+def cmd_extract(args) -> int:
+    failures = 0
+    out = sys.stdout
+    for name, data, err in _inputs(args.inputs):
+        result = None
+        if err is None:
+            try:
+                result = api.extract(data, url=args.url, method=args.method)
+            except FastxError as exc:
+                err = f"{type(exc).__name__}: {exc}"
+        if err is not None:
+            failures += 1
+            print(f"fastx: {name}: {err}", file=sys.stderr)
+        if args.format == "json":
+            rec = {"input": name, "url": args.url, "title": None, "text": None, "method": args.method,
+                   "error": err}
+            if result is not None:
+                rec.update(result.to_dict(html=args.html))
+            out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        elif result is not None:
+            out.write((result.html if args.format == "html" else result.text) + "\n")
+    return 1 if failures else 0
+
+
+def cmd_evaluate(args) -> int:
+    s = evaluate.evaluate_files(args.predicted, args.gold)
+    if args.json:
+        print(json.dumps(s))
+    else:
+        print("  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in s.items()))
+    return 0
+
+
+def cmd_methods(args) -> int:
+    for name, desc in api.methods().items():
+        print(f"{name:<14} {desc}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="fastx", description="Main-content extraction from web pages.",
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    sub = ap.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("extract", help="extract main content from files, directories or stdin")
+    ex.add_argument("inputs", nargs="+", help="HTML files, directories, or - for stdin")
+    ex.add_argument("--method", default="cetd", help="extraction method (see `fastx methods`)")
+    ex.add_argument("--format", choices=("text", "json", "html"), default="text")
+    ex.add_argument("--html", action="store_true", help="with --format json: include cleaned HTML")
+    ex.add_argument("--url", help="the page's URL (used by some methods)")
+    ex.set_defaults(func=cmd_extract)
+    ev = sub.add_parser("evaluate", help="LCS and shingle scores of a predicted text against a gold text")
+    ev.add_argument("predicted")
+    ev.add_argument("gold")
+    ev.add_argument("--json", action="store_true")
+    ev.set_defaults(func=cmd_evaluate)
+    be = sub.add_parser("bench", help="accuracy and speed of every method and installed peer")
+    bench.add_arguments(be)
+    be.set_defaults(func=bench.run)
+    me = sub.add_parser("methods", help="list the extraction methods")
+    me.set_defaults(func=cmd_methods)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except FastxError as exc:
+        print(f"fastx: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,75 @@
+"""The method registry: one list of extraction methods for the API, the CLI and the bench.
+
+A method is a function ``run(doc, **params) -> keep`` that returns a uint8
+mask over the Doc's nodes (1 = main content).  Register one with
+:func:`register`; ``fastx.methods()`` lists them.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import InputError, UnknownMethodError
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    description: str
+    run: Callable
+    params: tuple[str, ...]
+    defaults: dict
+
+
+REGISTRY: dict[str, Method] = {}
+# modules that register methods when imported; loaded on first use
+_MODULES = ("cetd",)
+_loaded = False
+
+
+def register(name: str, description: str, **defaults):
+    """Decorator: add ``fn(doc, **params)`` to the registry under `name`.
+
+    `defaults` fix parameters for this name (e.g. a variant of a family)."""
+    def deco(fn):
+        sig = inspect.signature(fn)
+        params = tuple(p for p in list(sig.parameters)[1:]
+                       if sig.parameters[p].kind in (inspect.Parameter.KEYWORD_ONLY,
+                                                     inspect.Parameter.POSITIONAL_OR_KEYWORD))
+        REGISTRY[name] = Method(name, description, fn, params, dict(defaults))
+        return fn
+    return deco
+
+
+def _load():
+    global _loaded
+    if not _loaded:
+        for mod in _MODULES:
+            importlib.import_module(f"{__name__}.{mod}")
+        _loaded = True
+
+
+def get(name: str) -> Method:
+    """The registered method `name`, or UnknownMethodError listing the known ones."""
+    _load()
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise UnknownMethodError(f"unknown method {name!r}; known methods: {', '.join(sorted(REGISTRY))}") from None
+
+
+def call(method: Method, doc, params: dict):
+    """Run `method` on `doc` with user `params` over the registered defaults; check names."""
+    bad = [k for k in params if k not in method.params]
+    if bad:
+        raise InputError(f"method {method.name!r} has no parameter {', '.join(map(repr, bad))}; "
+                         f"it takes: {', '.join(method.params) or 'none'}")
+    return method.run(doc, **{**method.defaults, **params})
+
+
+def describe() -> dict[str, str]:
+    """Method name -> one-line description, in registration order."""
+    _load()
+    return {name: m.description for name, m in REGISTRY.items()}
