@@ -1,0 +1,115 @@
+"""The flat node array: structure, own counts and subtree aggregates on hand-made trees."""
+import numpy as np
+import pytest
+
+import fastx
+from fastx import _core
+
+FLAGS = _core.NODE_FLAGS
+
+
+def nodes(doc):
+    return [(doc.tag_name(i), doc.text(i)) for i in range(doc.n)]
+
+
+def test_preorder_structure_and_end():
+    doc = fastx.parse("<html><body><div><p>a b</p><ul><li>x</li><li>y</li></ul></div></body></html>")
+    names = [doc.tag_name(i) for i in range(doc.n)]
+    assert names == ["html", "body", "div", "p", "#text", "ul", "li", "#text", "li", "#text"]
+    # every node's subtree range contains exactly its descendants
+    for i in range(doc.n):
+        desc = [j for j in range(doc.n) if j != i and _is_ancestor(doc, i, j)]
+        assert desc == list(range(i + 1, doc.end[i]))
+    assert doc.depth[doc.body] == 1 and doc.parent[0] == -1
+
+
+def _is_ancestor(doc, a, j):
+    p = doc.parent[j]
+    while p >= 0:
+        if p == a:
+            return True
+        p = doc.parent[p]
+    return False
+
+
+def test_aggregates_match_brute_force():
+    html = ("<body><div id=m><p>Hello, world. <a href=x>link text</a></p>"
+            "<p>Second <b>bold</b> para!</p><button>Go</button></div><div>tail</div></body>")
+    doc = fastx.parse(html)
+    for i in range(doc.n):
+        sub = range(i, doc.end[i])
+        texts = [j for j in sub if doc.kind[j] == _core.KIND_TEXT]
+        elems = [j for j in sub if doc.kind[j] == _core.KIND_ELEMENT and j != i]
+        assert doc.chars[i] == sum(len(doc.text(j)) for j in texts)
+        assert doc.tags[i] == len(elems)
+        assert doc.link_chars[i] == sum(len(doc.text(j)) for j in texts if doc.flags[j] & FLAGS["in_link"])
+        assert doc.link_tags[i] == sum(1 for j in elems if doc.flags[j] & FLAGS["link"])
+        assert doc.text_nodes[i] == len(texts)
+        assert doc.p_count[i] == sum(1 for j in sub if doc.tag_name(j) == "p")
+    body = doc.body
+    assert doc.punct[body] == 3          # , . !
+    assert doc.words[body] == 9          # Hello world link text Second bold para Go tail
+    assert doc.attr(2, "id") == "m"
+
+
+def test_cjk_punctuation_and_words():
+    doc = fastx.parse("<body><p>中文新闻，今天。“引号”</p></body>".encode("utf-8"))
+    p = doc.body + 1
+    assert doc.chars[p] == 12
+    assert doc.punct[p] == 4             # ， 。 “ ”
+    assert doc.words[p] == 8             # each CJK character is a token
+
+
+def test_dropped_and_hidden_nodes_are_not_counted():
+    html = ("<body><script>var x=1</script><style>p{}</style><noscript>ns</noscript>"
+            "<div hidden>h1</div><div aria-hidden='true'>h2</div><div style='display: none'>h3</div>"
+            "<div style='VISIBILITY:hidden'>h4</div><input type=hidden value=v><!-- comment -->"
+            "<template><p>t</p></template><p>visible</p></body>")
+    doc = fastx.parse(html)
+    assert [doc.text(i) for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT] == ["visible"]
+    assert doc.chars[doc.body] == 7
+
+
+def test_title_and_description():
+    doc = fastx.parse("<html><head><title> A  title </title><meta name='Description' content=' d  1 '>"
+                      "</head><body>x</body></html>")
+    assert doc.title == "A title"
+    assert doc.description == "d 1"
+    doc = fastx.parse("<head><meta property='og:description' content='og'></head><body></body>")
+    assert doc.description == "og"
+
+
+def test_render_text_blocks_and_inline_spacing():
+    doc = fastx.parse("<body><h1>Title</h1><p>Hello <b>wor</b>ld, <i>you</i></p>one<br>two<div>end</div></body>")
+    keep = np.ones(doc.n, dtype=np.uint8)
+    assert doc.render_text(keep) == "Title\nHello world, you\none\ntwo\nend"
+    html = doc.render_html(keep)
+    assert "<h1>Title</h1>" in html and "<b>wor</b>" in html
+
+
+def test_render_html_keeps_only_kept_subtrees_with_ancestors():
+    doc = fastx.parse("<body><div class=a><p>keep me</p><p>drop me</p></div><nav>menu</nav></body>")
+    keep = np.zeros(doc.n, dtype=np.uint8)
+    p = next(i for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT and doc.text(i) == "keep me")
+    keep[p - 1:doc.end[p - 1]] = 1
+    html = doc.render_html(keep)
+    assert html == '<html><body><div class="a"><p>keep me</p></div></body></html>'
+    with pytest.raises(ValueError):
+        doc.render_text(np.ones(doc.n + 1, dtype=np.uint8))
+
+
+def test_custom_elements_and_attributes():
+    doc = fastx.parse('<body><my-widget data-x="1" class="c d">w</my-widget></body>')
+    i = doc.body + 1
+    assert doc.tag_name(i) == "my-widget"
+    assert doc.tag[i] >= 1024
+    assert doc.attributes(i) == {"data-x": "1", "class": "c d"}
+
+
+def test_deep_nesting_no_recursion():
+    depth = 100_000
+    doc = fastx.parse("<div>" * depth + "deep" + "</div>" * depth)
+    assert doc.n > 1000
+    assert doc.chars[0] == 4
+    r = fastx.extract(doc)
+    assert "deep" in r.text
