@@ -13,9 +13,10 @@ from .errors import (DecodeError, ExtractionTimeout, FastxError, InputError, Lay
 from ._core import Doc
 from .api import Extraction, extract, methods, parse
 from . import evaluate
+from .site import SiteModel
 
 __version__ = "0.1.0"
 
 __all__ = ["extract", "parse", "methods", "evaluate", "Doc", "Extraction", "FastxError", "InputError",
            "DecodeError", "ParseError", "LayoutError", "UnknownMethodError", "MissingPositionsError",
-           "ModelError", "RenderError", "ExtractionTimeout", "__version__"]
+           "ModelError", "RenderError", "ExtractionTimeout", "__version__", "SiteModel"]

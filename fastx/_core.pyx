@@ -8,6 +8,13 @@ compiled into this one extension module:
 - ``_doc.pxi``     Doc: one C pass over the DOM, subtree aggregates, text/HTML output
 - ``_cetd.pxi``    CETD: TD, CTD, HTD, DensitySum, threshold, Algorithm 2, smoothing
 - ``_lcs.pxi``     bit-parallel word LCS for the evaluation metrics
+- ``_layout.pxi``  layout similarity: subtree hashes, identical-node deletion, link rules
+- ``_site.pxi``    site rules: consolidated selectors matched over the Doc in one sweep
+- ``_render.pxi``  marked serialization of a page for the browser (fastx.render)
+- ``_bayes.pxi``   Naive Bayes blocks: DOM blocking, binned block features, log-space NB score
+- ``_gbt.pxi``     the default method: fused per-unit features, tree-ensemble evaluation
+- ``_guard.pxi``   hostile input: bounds lexbor's tree-builder work (depth, formatting, attributes)
+- ``_vsse.pxi``    VSSE: vvtc, tag-path pcs aggregation, SimHash/Hamming, WVC, HMM over DOM levels
 """
 cimport numpy as cnp
 import numpy as np
@@ -18,5 +25,12 @@ include "_lexbor.pxi"
 include "_doc.pxi"
 include "_cetd.pxi"
 include "_lcs.pxi"
+include "_layout.pxi"
+include "_site.pxi"
+include "_render.pxi"
+include "_bayes.pxi"
+include "_gbt.pxi"
+include "_guard.pxi"
+include "_vsse.pxi"
 
 _calibrate()

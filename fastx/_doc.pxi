@@ -184,18 +184,36 @@ cdef inline bint _contains(const unsigned char *s, size_t n, const char *lit, si
 
 
 cdef bint _hidden(fx_node *node, uint32_t props) noexcept nogil:
-    if _find_attr(node, b"hidden", 6) != NULL:
-        return True
-    if _attr_value_eq_ci(_find_attr(node, b"aria-hidden", 11), b"true", 4):
-        return True
-    if _style_hides(_find_attr(node, b"style", 5)):
-        return True
-    if props & TP_INPUT and _attr_value_eq_ci(_find_attr(node, b"type", 4), b"hidden", 6):
-        return True
+    """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
+    one pass over the element's attributes."""
+    cdef fx_attr *a = (<fx_element *>node).first_attr
+    cdef size_t n
+    cdef const unsigned char *s
+    while a != NULL:
+        s = _attr_name(a, &n)
+        if s != NULL:
+            if n == 6 and memcmp(s, b"hidden", 6) == 0:
+                return True
+            if n == 5 and memcmp(s, b"style", 5) == 0 and _style_hides(a):
+                return True
+            if n == 11 and memcmp(s, b"aria-hidden", 11) == 0 and _attr_value_eq_ci(a, b"true", 4):
+                return True
+            if n == 4 and props & TP_INPUT and memcmp(s, b"type", 4) == 0 and _attr_value_eq_ci(a, b"hidden", 6):
+                return True
+        a = a.next
     return False
 
 
 # ---------------------------------------------------------------- text measures
+
+cdef uint8_t _ascii_class[128]     # bit 1 space, 2 punctuation, 4 word character
+
+
+cdef void _init_ascii_class() noexcept:
+    cdef uint32_t c
+    for c in range(128):
+        _ascii_class[c] = (1 if _is_space(c) else 0) | (2 if _is_punct(c) else 0) | \
+            (4 if _is_word_char(c) and not _is_punct(c) else 0)
 
 cdef inline bint _is_space(uint32_t cp) noexcept nogil:
     return (cp <= 32 or cp == 0xA0 or cp == 0x3000 or cp == 0xFEFF or cp == 0x1680
@@ -285,6 +303,7 @@ cdef struct Builder:
     int32_t *stack
     Py_ssize_t sp
     Py_ssize_t scap
+    Py_ssize_t body
     int oom
 
 
@@ -312,63 +331,90 @@ cdef inline Rec *_push_rec(Builder *b) noexcept nogil:
 
 
 cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, uint16_t inherited) noexcept nogil:
-    """Collapse whitespace, strip, count chars/punctuation/words; append to the text buffer."""
+    """Collapse whitespace, strip, count chars/punctuation/words; append to the text buffer.
+
+    ASCII bytes take a branch-free path (class table, conditional moves);
+    other code points are decoded one by one.  `prev_sp` starts true so that
+    leading whitespace is dropped; a trailing space is removed at the end.
+    """
     cdef fx_chardata *cd = <fx_chardata *>node
     cdef const unsigned char *s = cd.data.data
     cdef size_t n = cd.data.length, i = 0, start
     cdef uint32_t cp
-    cdef bint pending_space = False, in_word = False, any_out = False, lead_ws = False
-    cdef int32_t chars = 0, punct = 0, words = 0
-    cdef Py_ssize_t off = b.blen
+    cdef unsigned char c, cls, *out
+    cdef int sp, wd, prev_sp = 1, prev_wd = 0
+    cdef bint lead_ws
+    cdef int32_t chars = 0, punct = 0, words = 0, extra = 0
+    cdef Py_ssize_t off = b.blen, o
     cdef Rec *r
     if s == NULL or n == 0:
         return
     if not _grow(<void **>&b.buf, &b.bcap, b.blen + n + 1, 1):
         b.oom = 1
         return
+    lead_ws = s[0] < 128 and (_ascii_class[s[0]] & 1) != 0
+    out = b.buf
+    o = b.blen
     while i < n:
+        c = s[i]
+        if c < 128:
+            cls = _ascii_class[c]
+            sp = cls & 1
+            wd = (cls >> 2) & 1
+            out[o] = 32 if sp else c
+            o += 1 - (sp & prev_sp)
+            words += wd & (1 - prev_wd)
+            punct += (cls >> 1) & 1
+            prev_sp = sp
+            prev_wd = wd
+            i += 1
+            continue
         start = i
         cp = _utf8_next(s, n, &i)
         if _is_space(cp):
-            if not any_out:
+            if o == off:
                 lead_ws = True
-            pending_space = True
-            in_word = False
+            if not prev_sp:
+                out[o] = 32
+                o += 1
+            prev_sp = 1
+            prev_wd = 0
             continue
-        if pending_space and any_out:
-            b.buf[b.blen] = 32
-            b.blen += 1
-            chars += 1
-        pending_space = False
-        any_out = True
+        prev_sp = 0
         if cp == 0xFFFD and i - start == 1:
             # a stray byte: write U+FFFD so the buffer stays valid UTF-8
-            if not _grow(<void **>&b.buf, &b.bcap, b.blen + (n - i) + 4, 1):
+            b.blen = o
+            if not _grow(<void **>&b.buf, &b.bcap, o + (n - i) + 4, 1):
                 b.oom = 1
                 return
-            b.buf[b.blen] = 0xEF
-            b.buf[b.blen + 1] = 0xBF
-            b.buf[b.blen + 2] = 0xBD
-            b.blen += 3
+            out = b.buf
+            out[o] = 0xEF
+            out[o + 1] = 0xBF
+            out[o + 2] = 0xBD
+            o += 3
+            extra += 2
         else:
-            memcpy(b.buf + b.blen, s + start, i - start)
-            b.blen += i - start
-        chars += 1
+            memcpy(out + o, s + start, i - start)
+            o += i - start
+            extra += <int32_t>(i - start) - 1
         if _is_punct(cp):
             punct += 1
-            in_word = False
+            prev_wd = 0
         elif _is_cjk(cp):
             words += 1
-            in_word = False
+            prev_wd = 0
         elif _is_word_char(cp):
-            if not in_word:
-                words += 1
-            in_word = True
+            words += 1 - prev_wd
+            prev_wd = 1
         else:
-            in_word = False
-    if not any_out:
-        b.blen = off
+            prev_wd = 0
+    if o > off and out[o - 1] == 32:
+        o -= 1
+        prev_sp = 2            # marks trailing whitespace
+    b.blen = o
+    if o == off:
         return
+    chars = <int32_t>(o - off) - extra
     r = _push_rec(b)
     if r == NULL:
         return
@@ -376,9 +422,9 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     r.depth = depth
     r.tag = 0
     r.kind = LXB_TEXT
-    r.flags = inherited | (NF_WS_BEFORE if lead_ws else 0) | (NF_WS_AFTER if pending_space else 0)
+    r.flags = inherited | (NF_WS_BEFORE if lead_ws else 0) | (NF_WS_AFTER if prev_sp == 2 else 0)
     r.text_off = off
-    r.text_len = <int32_t>(b.blen - off)
+    r.text_len = <int32_t>(o - off)
     r.chars = chars
     r.punct = punct
     r.words = words
@@ -457,6 +503,7 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                 r.ptr = <uintptr_t>node
                 if props & TP_BODY and body[0] == NULL:
                     body[0] = node
+                    b.body = idx
                 if node.first_child != NULL:
                     if not _stack_push(b, idx):
                         return
@@ -610,6 +657,7 @@ def build_doc(parser, str title_fallback="", object url=None):
     b.blen = b.bcap = 0
     b.stack = NULL
     b.sp = b.scap = 0
+    b.body = -1
     b.oom = 0
     try:
         if root_node is not None:
@@ -620,54 +668,54 @@ def build_doc(parser, str title_fallback="", object url=None):
             raise MemoryError("fastx: out of memory while building the node array")
         n = b.n
         d.n = n
-        d.parent = np.empty(n, dtype=np.int32)
-        d.end = np.empty(n, dtype=np.int32)
-        d.depth = np.empty(n, dtype=np.int32)
-        d.tag = np.empty(n, dtype=np.int32)
-        d.kind = np.empty(n, dtype=np.uint8)
-        d.flags = np.empty(n, dtype=np.uint16)
-        d.text_off = np.empty(n, dtype=np.int64)
-        d.text_len = np.empty(n, dtype=np.int32)
-        d.chars = np.empty(n, dtype=np.int32)
-        d.punct = np.empty(n, dtype=np.int32)
-        d.words = np.empty(n, dtype=np.int32)
-        d.ptr = np.empty(n, dtype=np.uint64)
-        d.tags = np.zeros(n, dtype=np.int32)
-        d.link_chars = np.zeros(n, dtype=np.int32)
-        d.link_tags = np.zeros(n, dtype=np.int32)
-        d.p_count = np.zeros(n, dtype=np.int32)
-        d.leaves = np.zeros(n, dtype=np.int32)
-        d.text_nodes = np.zeros(n, dtype=np.int32)
-        d.own_chars = np.zeros(n, dtype=np.int32)
         _fill(&b, d)
         d.text_buf = b.buf[:b.blen] if b.blen else b""
     finally:
         free(b.recs)
         free(b.buf)
         free(b.stack)
-    d.body = -1
-    if body != NULL:
-        for i in range(d.n):
-            if d.ptr[i] == <uint64_t><uintptr_t>body:
-                d.body = i
-                break
+    d.body = b.body
     d.title = _collapse(_text_of(title)) if title != NULL else title_fallback
     d.description = _collapse(_fx_str(_find_attr(desc, b"content", 7).value)) \
         if desc != NULL and _find_attr(desc, b"content", 7) != NULL else ""
     return d
 
 
+# the int32 arrays of a Doc, as rows of one block (one allocation)
+_I32_ROWS = ("parent", "end", "depth", "tag", "text_len", "chars", "punct", "words", "tags",
+             "link_chars", "link_tags", "p_count", "leaves", "text_nodes", "own_chars")
+
+
 cdef void _fill(Builder *b, Doc d):
     """Copy the records into the arrays, then one reverse sweep for the subtree aggregates."""
     cdef Py_ssize_t i, p, n = b.n
-    cdef int32_t[::1] parent = d.parent, end = d.end, depth = d.depth, tag = d.tag
-    cdef uint8_t[::1] kind = d.kind
-    cdef uint16_t[::1] flags = d.flags
-    cdef int64_t[::1] text_off = d.text_off
-    cdef int32_t[::1] text_len = d.text_len, chars = d.chars, punct = d.punct, words = d.words
-    cdef uint64_t[::1] ptr = d.ptr
-    cdef int32_t[::1] tags = d.tags, lc = d.link_chars, lt = d.link_tags, pc = d.p_count
-    cdef int32_t[::1] leaves = d.leaves, tn = d.text_nodes, own = d.own_chars
+    block = np.zeros((len(_I32_ROWS), n), dtype=np.int32)
+    (d.parent, d.end, d.depth, d.tag, d.text_len, d.chars, d.punct, d.words, d.tags, d.link_chars,
+     d.link_tags, d.p_count, d.leaves, d.text_nodes, d.own_chars) = block
+    d.kind = np.empty(n, dtype=np.uint8)
+    d.flags = np.empty(n, dtype=np.uint16)
+    d.text_off = np.empty(n, dtype=np.int64)
+    d.ptr = np.empty(n, dtype=np.uint64)
+    cdef int32_t *base = <int32_t *>cnp.PyArray_DATA(block)
+    cdef int32_t *parent = base
+    cdef int32_t *end = base + n
+    cdef int32_t *depth = base + 2 * n
+    cdef int32_t *tag = base + 3 * n
+    cdef int32_t *text_len = base + 4 * n
+    cdef int32_t *chars = base + 5 * n
+    cdef int32_t *punct = base + 6 * n
+    cdef int32_t *words = base + 7 * n
+    cdef int32_t *tags = base + 8 * n
+    cdef int32_t *lc = base + 9 * n
+    cdef int32_t *lt = base + 10 * n
+    cdef int32_t *pc = base + 11 * n
+    cdef int32_t *leaves = base + 12 * n
+    cdef int32_t *tn = base + 13 * n
+    cdef int32_t *own = base + 14 * n
+    cdef uint8_t *kind = <uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef uint16_t *flags = <uint16_t *>cnp.PyArray_DATA(d.flags)
+    cdef int64_t *text_off = <int64_t *>cnp.PyArray_DATA(d.text_off)
+    cdef uint64_t *ptr = <uint64_t *>cnp.PyArray_DATA(d.ptr)
     cdef uint8_t *has_elem_child
     cdef Rec *r
     has_elem_child = <uint8_t *>malloc(n + 1)
@@ -857,6 +905,7 @@ def _calibrate():
     from selectolax.lexbor import LexborHTMLParser
     from .errors import LayoutError
     cdef fx_node *node
+    _init_ascii_class()
     cdef fx_attr *a
     cdef size_t ln
     inline_tags = [t for t in TAG_NAMES if t not in (

@@ -37,9 +37,13 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
     if isinstance(html, str):
         source: Any = html
     else:
-        text, enc = decode(bytes(html), declared=encoding)
-        # lexbor reads UTF-8 bytes directly; skip the str round trip when we can
-        source = bytes(html) if enc in ("utf-8", "ascii") and not bytes(html[:3]) == b"\xef\xbb\xbf" else text
+        data = bytes(html)
+        if encoding is None and data.isascii() and b"\x1b" not in data and b"\x00" not in data:
+            source = data          # plain ASCII (no ISO-2022 escapes, no UTF-16 NULs): lexbor reads it as is
+        else:
+            text, enc = decode(data, declared=encoding)
+            # lexbor reads UTF-8 bytes directly; skip the str round trip when we can
+            source = data if enc == "utf-8" and not data.startswith(b"\xef\xbb\xbf") else text
     from selectolax.lexbor import LexborHTMLParser
     try:
         parser = LexborHTMLParser(source)
@@ -84,7 +88,7 @@ class Extraction:
 
 
 def extract(html: "str | bytes | Doc", url: str | None = None, method: str = "cetd",
-            encoding: str | None = None, **params) -> Extraction:
+            encoding: str | None = None, render=False, layout=None, **params) -> Extraction:
     """Extract the main content of a page with a registered method.
 
     >>> r = fastx.extract(page, url="https://example.com/a.html")
@@ -93,11 +97,19 @@ def extract(html: "str | bytes | Doc", url: str | None = None, method: str = "ce
 
     Raises only :class:`fastx.FastxError` subclasses on bad input or bad
     parameters; see ``fastx.methods()`` for the method names.
+
+    Methods that use what a browser shows (``method="cetd", variant="htd"``)
+    read the page's layout: ``render=True`` renders it in headless Chromium
+    (``render=`` may also be a :class:`fastx.render.Renderer`), ``layout=``
+    takes one rendered before (a Layout or its saved file); see fastx.render.
     """
     m = _methods.get(method)
     doc = parse(html, url=url, encoding=encoding)
     if url is None:
         url = doc.url
+    if render is not False or layout is not None:
+        from .render import attach
+        attach(doc, layout=layout, render=render)
     try:
         keep = _methods.call(m, doc, params)
     except FastxError:

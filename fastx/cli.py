@@ -7,6 +7,8 @@ Examples::
     curl -s URL | python -m fastx extract - --method cetd-td
     python -m fastx evaluate predicted.txt gold.txt
     python -m fastx bench                                   # shipped corpus, all methods + peers
+    python -m fastx learn-site site_pages/ -o rules.json    # learn site rules (needs fastx[site])
+    python -m fastx extract --rules rules.json new_page.html
 """
 from __future__ import annotations
 
@@ -47,7 +49,7 @@ def cmd_extract(args) -> int:
         result = None
         if err is None:
             try:
-                result = api.extract(data, url=args.url, method=args.method)
+                result = api.extract(data, url=args.url, **_method_params(args))
             except FastxError as exc:
                 err = f"{type(exc).__name__}: {exc}"
         if err is not None:
@@ -79,6 +81,39 @@ def cmd_methods(args) -> int:
     return 0
 
 
+def _method_params(args) -> dict:
+    """method= for extract; with `--rules FILE`, method 'site' and the SiteModel (loaded once)."""
+    if not getattr(args, "rules", None):
+        return {"method": args.method}
+    if getattr(args, "_site_model", None) is None:
+        from .site import SiteModel
+        args._site_model = SiteModel.load(args.rules)
+        args.method = "site"
+    return {"method": "site", "model": args._site_model}
+
+
+def cmd_learn_site(args) -> int:
+    """Learn site rules from pages of one site (seeds/001) and write them as JSON."""
+    from .site import SiteModel
+    pages, names = [], []
+    for name, data, err in _inputs(args.pages):
+        if err is not None:
+            print(f"fastx: {name}: {err}", file=sys.stderr)
+            return 1
+        pages.append(data)
+        names.append(name)
+    if not pages:
+        print("fastx: learn-site: no pages given", file=sys.stderr)
+        return 1
+    model = SiteModel.learn(pages, eps=args.eps, score_ratio=args.score_ratio)
+    model.save(args.output)
+    print(f"fastx: learned {len(model.rules)} rules from {len(pages)} pages in "
+          f"{model.stats.get('learn_seconds', 0):.2f} s -> {args.output}", file=sys.stderr)
+    for s in model.selectors:
+        print(s, file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="fastx", description="Main-content extraction from web pages.",
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -89,7 +124,15 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--format", choices=("text", "json", "html"), default="text")
     ex.add_argument("--html", action="store_true", help="with --format json: include cleaned HTML")
     ex.add_argument("--url", help="the page's URL (used by some methods)")
+    ex.add_argument("--rules", help="site rules from `fastx learn-site` (implies --method site)")
     ex.set_defaults(func=cmd_extract)
+    ls = sub.add_parser("learn-site", help="learn extraction rules from pages of one site (method 'site')")
+    ls.add_argument("pages", nargs="+", help="HTML files or directories of one site (about 10 pages)")
+    ls.add_argument("-o", "--output", required=True, help="rules file to write (JSON)")
+    ls.add_argument("--eps", type=float, default=1.5, help="DBSCAN radius over one-hot block features")
+    ls.add_argument("--score-ratio", type=float, default=0.2,
+                    help="content clusters score at least this share of the best cluster")
+    ls.set_defaults(func=cmd_learn_site)
     ev = sub.add_parser("evaluate", help="LCS and shingle scores of a predicted text against a gold text")
     ev.add_argument("predicted")
     ev.add_argument("gold")

@@ -10,6 +10,7 @@ horizontal positions).  Extraction (``extraction=``): ``densitysum``
 >>> fastx.extract(html, method="cetd").text              # CECTD-DS
 >>> fastx.extract(html, method="cetd", variant="td").text
 >>> fastx.extract(html, method="cetd", variant="htd", positions=boxes)
+>>> fastx.extract(html, method="cetd", variant="htd", render=True)   # CEHTD-DS, fastx.render
 """
 from __future__ import annotations
 
@@ -28,11 +29,13 @@ def density(doc, variant: str = "ctd", positions=None):
     if variant == "ctd":
         return _core.composite_text_density(doc)
     if variant == "htd":
+        if positions is None and doc.cache.get("layout") is not None:
+            positions = doc.cache["layout"].positions      # attached by fastx.render.attach
         if positions is None:
             raise MissingPositionsError(
                 "variant 'htd' (Hybrid Text Density) needs each node's rendered horizontal extent: "
-                "pass positions= (an (n, 2) array of [x1, x2] per Doc node, e.g. from fastx.render) "
-                "or use variant 'ctd'")
+                "pass render=True (headless Chromium, fastx[render]) or layout= (a fastx.render.Layout), "
+                "or positions= (an (n, 2) array of [x1, x2] per Doc node), or use variant 'ctd'")
         return _core.composite_text_density(doc, _core.hybrid_chars(doc, positions))
     raise InputError(f"unknown CETD variant {variant!r}; use one of {', '.join(VARIANTS)}")
 

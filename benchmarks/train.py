@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Regenerate every shipped model from ../shared/datasets, deterministically.
+
+    python benchmarks/train.py                 # train, write fastx/data/*, print validation figures
+    python benchmarks/train.py --cross         # also: leave one corpus out (train without it, test on it)
+
+Needs the ``train`` extra (``pip install -e .[train]``: LightGBM); the
+runtime never imports it.
+
+Data: the five text corpora of ../shared/datasets through compare.py's
+loaders.  Within each corpus the first ceil(20%) pages in loader order are
+the validation split (``benchmarks/validate.py``); they are never seen here
+except to print the validation figures at the end.
+
+Labels: ``fastx._labels`` aligns each gold text to the page's text nodes (the
+covered share of each node's tokens); both trained methods learn from them.
+
+Models written:
+
+- ``fastx/data/bayes.json``, ``fastx/data/bayes_table.json``: Naive Bayes
+  block models (paper 003) for table/td/tr/div and <table>-only blocking.
+- ``fastx/data/default_model.npz``: the ``default`` method's two tree
+  ensembles (LightGBM, soft-label cross-entropy), flattened to arrays.
+  Stage 0 sees the unit features; stage 1 also sees context features built
+  from stage 0's probabilities, which for training come out-of-fold (5 folds
+  by page) so that stage 1 learns from the same kind of input it gets on new
+  pages.  The probability threshold maximizes the page-averaged F1 of the
+  out-of-fold stage-1 predictions on the training pages.
+
+Every page weighs the same in training (a unit's weight is its share of its
+page's tokens), and every corpus is scaled to the same total weight so that
+the largest corpus does not dictate the model; trees are shallow with large
+leaves, and row/feature subsampling uses fixed seeds.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT, ROOT / "benchmarks"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+import fastx  # noqa: E402
+from fastx import _core  # noqa: E402
+from fastx._labels import group_labels, text_node_labels  # noqa: E402
+from fastx.bayes import PAPER_BLOCK_TAGS, TABLE_BLOCK_TAGS, BayesModel  # noqa: E402
+from fastx.evaluate import tokens  # noqa: E402
+from fastx.methods import default as dm  # noqa: E402
+from validate import CORPORA, load_compare, split  # noqa: E402
+
+DATA = ROOT / "fastx" / "data"
+SEED = 20130606
+FOLDS = 5
+PARAMS = {
+    "objective": "cross_entropy", "learning_rate": 0.05, "num_leaves": 31, "max_depth": 7,
+    "min_data_in_leaf": 80, "min_sum_hessian_in_leaf": 1.0, "lambda_l2": 10.0, "feature_fraction": 0.7,
+    "bagging_fraction": 0.8, "bagging_freq": 1, "max_bin": 63, "seed": SEED, "deterministic": True,
+    "force_row_wise": True, "num_threads": 2, "verbose": -1,
+}
+ROUNDS = (250, 150)          # boosting rounds of stage 0 and stage 1
+
+
+@dataclass
+class Page:
+    corpus: str
+    id: str
+    gold_tokens: int
+    parent: np.ndarray      # the Doc's parent array (for stage-1 context)
+    units: np.ndarray
+    X: np.ndarray
+    label: np.ndarray       # covered share of each unit's tokens
+    tok: np.ndarray         # tokens per unit
+    bayes: dict             # blocking -> bin counts
+
+
+def prepare(corpus: str, pid: str, html: bytes, meta: dict) -> Page:
+    doc = fastx.parse(html, url=meta.get("url"))
+    gold = meta["text"]
+    label, ntok = text_node_labels(doc, gold)
+    unit_of, units, X = dm.features(doc)
+    ulab, utok = group_labels(unit_of, len(units), label, ntok)
+    bayes = {"paper": BayesModel.count_blocks(doc, label, ntok, PAPER_BLOCK_TAGS),
+             "table": BayesModel.count_blocks(doc, label, ntok, TABLE_BLOCK_TAGS)}
+    return Page(corpus, pid, len(tokens(gold)), np.asarray(doc.parent).copy(), units, np.asarray(X).copy(),
+                ulab, utok, bayes)
+
+
+def load_pages(cmp, corpora=CORPORA):
+    """{corpus: (validation docs, training Pages)} in loader order."""
+    out = {}
+    for c in corpora:
+        t0 = time.perf_counter()
+        val, train = split(list(cmp.CORPORA[c]()))
+        pages = [prepare(c, pid, html, meta) for pid, html, meta in train]
+        print(f"{c:<14} {len(val):4d} validation, {len(pages):4d} training pages "
+              f"({time.perf_counter() - t0:.1f} s)", flush=True)
+        out[c] = (val, pages)
+    return out
+
+
+# ---------------------------------------------------------------- default model
+
+def weights(pages: list[Page]) -> list[np.ndarray]:
+    """Per-unit weights: a unit's share of its page's tokens; each corpus sums
+    to the same total (the mean pages per corpus)."""
+    per_corpus: dict[str, int] = {}
+    for p in pages:
+        per_corpus[p.corpus] = per_corpus.get(p.corpus, 0) + 1
+    scale = statistics.mean(per_corpus.values())
+    out = []
+    for p in pages:
+        tot = max(1, int(p.tok.sum()))
+        out.append(p.tok / tot * (scale / per_corpus[p.corpus]))
+    return out
+
+
+def fit_trees(X, y, w, rounds):
+    import lightgbm as lgb
+    ds = lgb.Dataset(X, label=y, weight=w, free_raw_data=False, params={"max_bin": PARAMS["max_bin"]})
+    return lgb.train(PARAMS, ds, num_boost_round=rounds)
+
+
+def flatten(booster) -> dm.TreeEnsemble:
+    """LightGBM trees -> flat arrays (internal nodes; a negative child c is leaf ~c), no recursion."""
+    feat, thr, left, right, leaf, roots = [], [], [], [], [], []
+    for info in booster.dump_model()["tree_info"]:
+        stack = [(info["tree_structure"], -1, 0)]
+        while stack:
+            node, par, side = stack.pop()
+            if "leaf_value" in node:
+                leaf.append(float(node["leaf_value"]))
+                code = ~(len(leaf) - 1)
+            else:
+                if node.get("decision_type", "<=") != "<=":
+                    raise ValueError("only numerical '<=' splits are supported")
+                code = len(feat)
+                feat.append(int(node["split_feature"]))
+                thr.append(float(node["threshold"]))
+                left.append(0)
+                right.append(0)
+                stack.append((node["right_child"], code, 1))
+                stack.append((node["left_child"], code, 0))
+            if par < 0:
+                roots.append(code)
+            elif side == 0:
+                left[par] = code
+            else:
+                right[par] = code
+    return dm.TreeEnsemble(feat, thr, left, right, leaf, roots)
+
+
+def fold_of(pages: list[Page]) -> np.ndarray:
+    return np.arange(len(pages)) % FOLDS
+
+
+def train_default(pages: list[Page], verbose=True):
+    """(DefaultModel, out-of-fold stage-1 probabilities per page)."""
+    w = weights(pages)
+    folds = fold_of(pages)
+    X0 = np.vstack([p.X for p in pages])
+    y = np.concatenate([p.label for p in pages])
+    W = np.concatenate(w)
+    row_page = np.concatenate([np.full(len(p.units), i) for i, p in enumerate(pages)])
+    row_fold = folds[row_page]
+    # stage 0, out of fold, for stage-1 training contexts
+    z0 = np.zeros(len(y))
+    for f in range(FOLDS):
+        tr, te = row_fold != f, row_fold == f
+        z0[te] = flatten(fit_trees(X0[tr], y[tr], W[tr], ROUNDS[0])).predict(X0[te])
+    stage0 = flatten(fit_trees(X0, y, W, ROUNDS[0]))
+    X1 = np.hstack([X0, _contexts(pages, row_page, z0)])
+    # stage 1, out of fold, for the threshold and the training figures
+    z1 = np.zeros(len(y))
+    for f in range(FOLDS):
+        tr, te = row_fold != f, row_fold == f
+        z1[te] = flatten(fit_trees(X1[tr], y[tr], W[tr], ROUNDS[1])).predict(X1[te])
+    stage1 = flatten(fit_trees(X1, y, W, ROUNDS[1]))
+    prob = 1 / (1 + np.exp(-z1))
+    per_page = [prob[row_page == i] for i in range(len(pages))]
+    grid = np.round(np.arange(0.20, 0.71, 0.02), 2)
+    f1s = [approx_f1(pages, per_page, t) for t in grid]
+    best = float(grid[int(np.argmax(f1s))])
+    if verbose:
+        print(f"threshold {best:.2f} (out-of-fold approx F1 {max(f1s):.4f}; at 0.5: "
+              f"{approx_f1(pages, per_page, 0.5):.4f})", flush=True)
+    model = dm.DefaultModel([stage0, stage1], best, dm.CONTEXT_NAMES)
+    return model, per_page
+
+
+def _contexts(pages, row_page, z):
+    out = []
+    for i, p in enumerate(pages):
+        out.append(dm.context(p.parent, p.units, p.X, z[row_page == i]))
+    return np.vstack(out)
+
+
+def approx_f1(pages, probs, t) -> float:
+    """Page-averaged precision/recall -> F1 from unit labels (token counts), as compare.py averages."""
+    ps, rs = [], []
+    for p, pr in zip(pages, probs):
+        k = pr >= t
+        tp = float((p.label * p.tok)[k].sum())
+        fp = float(((1 - p.label) * p.tok)[k].sum())
+        fn = max(0.0, p.gold_tokens - tp)
+        if tp + fp > 0:
+            ps.append(tp / (tp + fp))
+        if tp + fn > 0:
+            rs.append(tp / (tp + fn))
+    P, R = (statistics.mean(ps) if ps else 0.0), (statistics.mean(rs) if rs else 0.0)
+    return 2 * P * R / (P + R) if P + R else 0.0
+
+
+# ---------------------------------------------------------------- Bayes models
+
+def train_bayes(pages: list[Page]) -> dict:
+    out = {}
+    for blocking, tags in (("paper", PAPER_BLOCK_TAGS), ("table", TABLE_BLOCK_TAGS)):
+        counts = sum(p.bayes[blocking] for p in pages)
+        out[blocking] = BayesModel(counts, tags)
+    return out
+
+
+# ---------------------------------------------------------------- evaluation
+
+def score(cmp, docs, fn) -> float:
+    rows = [cmp.shingle_counts(meta["text"], fn(html, meta)) for _, html, meta in docs]
+    return cmp.summarize_text(rows)["f1"]
+
+
+def evaluate(cmp, sets: dict, extractors: dict) -> dict:
+    """F1 per corpus (and mean) of each extractor on the given {corpus: docs}."""
+    res = {}
+    for name, fn in extractors.items():
+        res[name] = {c: score(cmp, docs, fn) for c, docs in sets.items()}
+        res[name]["mean"] = statistics.mean(res[name][c] for c in sets)
+    return res
+
+
+def print_table(title, res, corpora):
+    print(f"\n{title}")
+    print(f"{'':<14}" + "".join(f"{c[:12]:>13}" for c in corpora) + f"{'mean':>9}")
+    for name, r in res.items():
+        print(f"{name:<14}" + "".join(f"{r[c]:13.4f}" for c in corpora) + f"{r['mean']:9.4f}")
+
+
+def extractor(method, **kw):
+    def run(html, meta):
+        return fastx.extract(html, url=meta.get("url"), method=method, **kw).text
+    return run
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cross", action="store_true", help="leave-one-corpus-out figures too")
+    ap.add_argument("--no-write", action="store_true", help="train and report, do not overwrite fastx/data")
+    a = ap.parse_args(argv)
+    cmp = load_compare()
+    data = load_pages(cmp)
+    pages = [p for c in CORPORA for p in data[c][1]]
+    val = {c: data[c][0] for c in CORPORA}
+
+    bayes = train_bayes(pages)
+    model, _ = train_default(pages)
+    print(f"default: {sum(len(s.leaf) for s in model.stages)} leaves in "
+          f"{sum(len(s.roots) for s in model.stages)} trees")
+    if not a.no_write:
+        bayes["paper"].save(DATA / "bayes.json")
+        bayes["table"].save(DATA / "bayes_table.json")
+        model.save(DATA / "default_model.npz")
+        for f in ("bayes.json", "bayes_table.json", "default_model.npz"):
+            print(f"wrote fastx/data/{f} ({(DATA / f).stat().st_size:,} bytes)")
+    ex = {"default": extractor("default", model=model),
+          "bayes": extractor("bayes", model=bayes["paper"]),
+          "bayes-table": extractor("bayes", model=bayes["table"]),
+          "cetd": extractor("cetd")}
+    print_table("validation split F1 (never trained on)", evaluate(cmp, val, ex), CORPORA)
+
+    if a.cross:
+        res = {"default": {}, "default-all": {}}
+        for held in CORPORA:
+            rest = [p for p in pages if p.corpus != held]
+            m, _ = train_default(rest, verbose=False)
+            res["default"][held] = score(cmp, val[held], extractor("default", model=m))
+            res["default-all"][held] = score(cmp, val[held], extractor("default", model=model))
+            print(f"without {held}: {res['default'][held]:.4f} (with it: {res['default-all'][held]:.4f})",
+                  flush=True)
+        for r in res.values():
+            r["mean"] = statistics.mean(r[c] for c in CORPORA)
+        print_table("cross-corpus: trained without the corpus, F1 on its validation split", res, CORPORA)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Accuracy and speed on the validation split, in one run of compare.py's ``measure()``.
+
+The validation split (never trained on, see docs/architecture.md): within each
+dev corpus, in compare.py's loader order (sorted ids), the first ceil(20%)
+pages.  This script imports ``../shared/tools/compare.py``, narrows each
+corpus loader to exactly those pages and runs ``measure()`` on them for every
+extractor, in one process.  Besides compare.py's figures (F1, precision,
+recall, mean ms/page) it records the wall time of every call and prints the
+median ms/page, the speed figure the targets are stated in.
+
+    python benchmarks/validate.py                       # the full table
+    python benchmarks/validate.py --extractors fastx:default,trafilatura --datasets dragnet
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+if str(ROOT) not in sys.path:          # measure this checkout's fastx, installed or not
+    sys.path.insert(0, str(ROOT))
+CORPORA = ("cleaneval-dev", "cpe", "l3s", "readability", "dragnet")
+EXTRACTORS = ("fastx:default", "fastx:bayes", "fastx:bayes-table", "fastx:cetd", "trafilatura",
+              "resiliparse", "parse-only")
+VALIDATION_SHARE = 0.2
+
+
+def load_compare():
+    """compare.py as a module (it is a script, not a package)."""
+    path = SHARED / "tools" / "compare.py"
+    if not path.exists():
+        sys.exit(f"validate.py: {path} not found; the dev corpora and tools live in ../shared")
+    spec = importlib.util.spec_from_file_location("fastx_compare", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def n_validation(n_pages: int) -> int:
+    """Size of the validation split of a corpus of `n_pages` pages: ceil(20%)."""
+    return math.ceil(VALIDATION_SHARE * n_pages)
+
+
+def split(docs: list) -> tuple[list, list]:
+    """(validation, training) of a corpus's pages in loader order."""
+    k = n_validation(len(docs))
+    return docs[:k], docs[k:]
+
+
+def _timed(fn, sink: list):
+    def run(html, meta):
+        t0 = time.perf_counter()
+        try:
+            return fn(html, meta)
+        finally:
+            sink.append(time.perf_counter() - t0)
+    return run
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--datasets", default=",".join(CORPORA))
+    ap.add_argument("--extractors", default=",".join(EXTRACTORS))
+    ap.add_argument("--json", help="write the figures to this file")
+    a = ap.parse_args(argv)
+    cmp = load_compare()
+    names = a.extractors.split(",")
+    datasets = a.datasets.split(",")
+
+    # narrow every corpus loader to its validation pages
+    loaders = dict(cmp.CORPORA)
+    for name in datasets:
+        cmp.CORPORA[name] = (lambda load: (lambda: split(list(load()))[0]))(loaders[name])
+
+    # per-call wall times, for medians: wrap the extractor factories compare.py uses
+    times: dict[str, list[float]] = {}
+    base_table, base_fastx = cmp.extractors, cmp.fastx_extractor
+
+    def extractors():
+        return {k: _timed(fn, times.setdefault(k, [])) for k, fn in base_table().items()}
+
+    def fastx_extractor(spec):
+        return _timed(base_fastx(spec), times.setdefault(spec, []))
+    cmp.extractors, cmp.fastx_extractor = extractors, fastx_extractor
+
+    out = {}
+    for d in datasets:
+        times.clear()
+        res = cmp.measure(d, names, None, False)
+        for name in names:
+            # the first call is compare.py's warm-up: not part of the figures
+            t = times.get(name, [])[1:]
+            res[name]["median_ms"] = 1000 * statistics.median(t) if t else float("nan")
+        out[d] = res
+
+    print()
+    print("validation split (first ceil(20%) of each corpus, sorted ids); F1 per corpus")
+    print(f"{'extractor':<20}" + "".join(f"{d[:12]:>13}" for d in datasets) + f"{'mean':>9}"
+          + f"{'median ms':>11}{'x parse':>9}")
+    parse_med = statistics.median(out[d]["parse-only"]["median_ms"] for d in datasets) \
+        if "parse-only" in names else float("nan")
+    for name in names:
+        f1 = [out[d][name]["f1"] for d in datasets]
+        med = statistics.median(out[d][name]["median_ms"] for d in datasets)
+        print(f"{name:<20}" + "".join(f"{v:13.4f}" for v in f1) + f"{statistics.mean(f1):9.4f}"
+              + f"{med:11.3f}{med / parse_med:9.2f}")
+    print()
+    print("median ms/page per corpus")
+    for name in names:
+        print(f"{name:<20}" + "".join(f"{out[d][name]['median_ms']:13.3f}" for d in datasets))
+    if "parse-only" in names:
+        print("ratio to parse-only (per corpus)")
+        for name in names:
+            print(f"{name:<20}" + "".join(
+                f"{out[d][name]['median_ms'] / out[d]['parse-only']['median_ms']:13.2f}" for d in datasets))
+    if a.json:
+        Path(a.json).write_text(json.dumps(out, indent=1))
+    return out
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,774 @@
+# Hostile-input guard: bound the work lexbor's tree builder can be made to do.
+#
+# lexbor implements the HTML standard's tree construction faithfully, and the
+# standard has quadratic corners that a page of a few hundred kilobytes can hit:
+#
+# - every block start tag looks for an open <p> "in button scope" by walking the
+#   stack of open elements, so '<div>' * 100000 costs ~5e9 steps (30 s here);
+# - the same for '</p>' / '</li>' / misnested '</b>' (adoption agency) with a
+#   deep stack;
+# - one element with 100,000 distinct attribute names costs as much (28 s);
+# - unclosed formatting elements with distinct attributes are re-created after
+#   every block ("reconstruct the active formatting elements"), so
+#   '<p><b id=N>x</p>' * 20000 builds 2e8 elements (memory, then time).
+#
+# Browsers bound the same corners (Blink stops nesting at depth 512).
+# `guard_html` runs a model of the HTML tokenizer and of the tree builder's stack
+# of open elements (scopes, implied end tags, foreign content, raw text, the
+# adoption agency's "furthest block") over the UTF-8 bytes, in one linear pass
+# with O(1) work per token, and removes from the input only what would exceed
+# the limits:
+#
+# - a start tag that would open an element deeper than `max_depth` (its text
+#   stays, one level up; its end tag then closes the nearest open element of
+#   that name, exactly as the model and lexbor both see it);
+# - a formatting start tag (b, i, font, ...) while `max_formatting` formatting
+#   elements are active (only inline formatting is lost);
+# - the attributes of one tag beyond `max_attrs`.
+#
+# Text is never removed.  A page within the limits comes back as the same
+# bytes object: every page of the development corpora does (their deepest
+# modelled stack is far below the limit, see tests/test_fuzz.py).
+
+from libc.stdlib cimport calloc
+from libc.string cimport memchr, memset
+
+GUARD_MAX_DEPTH = 512
+GUARD_MAX_FORMATTING = 32
+GUARD_MAX_ATTRS = 512
+
+cdef enum:
+    _G_VOID = 1 << 0
+    _G_RAW = 1 << 1           # raw text / RCDATA content: script style xmp iframe noembed noframes textarea title
+    _G_PLAINTEXT = 1 << 2
+    _G_FORMAT = 1 << 3        # formatting elements (active formatting list)
+    _G_A = 1 << 4
+    _G_SPECIAL = 1 << 5       # the standard's "special" category
+    _G_SCOPE = 1 << 6         # boundary of the default scope
+    _G_BUTTON = 1 << 7        # <button>: boundary of button scope, closes an open button
+    _G_LISTS = 1 << 8         # ol ul: boundary of list item scope
+    _G_TSCOPE = 1 << 9        # html table template: boundary of table scope
+    _G_CLOSEP = 1 << 10       # start tag closes a <p> in button scope
+    _G_HEADING = 1 << 11
+    _G_LI = 1 << 12
+    _G_DDDT = 1 << 13
+    _G_MARKER = 1 << 14       # closing it clears the active formatting list
+    _G_FOREIGN = 1 << 15      # svg math
+    _G_INTEGRATION = 1 << 16  # MathML text / SVG HTML integration points
+    _G_BREAKOUT = 1 << 17     # an HTML start tag that leaves foreign content
+    _G_CELL = 1 << 18
+    _G_TR = 1 << 19
+    _G_TSECT = 1 << 20
+    _G_TABLE = 1 << 21
+    _G_OPTION = 1 << 22
+    _G_OPTGROUP = 1 << 23
+    _G_ADP = 1 << 24          # address div p (the li/dd/dt loop passes them)
+    _G_IGNORE = 1 << 25       # html head body: never pushed again
+
+DEF _GUARD_HT = 512           # known-name table (power of 2)
+DEF _GUARD_UNKNOWN = 1024     # id buckets for other names
+DEF _GUARD_NAME = 32          # longest known name
+DEF _GUARD_WORDS = 4          # _GUARD_NAME / 8
+
+cdef uint32_t _guard_ht_hash[_GUARD_HT]
+cdef uint8_t _guard_ht_len[_GUARD_HT]
+cdef int32_t _guard_ht_id[_GUARD_HT]
+cdef uint64_t _guard_ht_name[_GUARD_HT][_GUARD_WORDS]   # zero-padded
+cdef uint8_t _guard_cls[256]              # byte classes, below
+cdef uint32_t _guard_cat[_GUARD_HT]       # category bits by id (ids < _GUARD_HT)
+cdef int32_t _guard_nknown = 0
+cdef int32_t _guard_id_p = 0, _guard_id_li = 0, _guard_id_dd = 0, _guard_id_dt = 0, _guard_id_a = 0
+cdef int32_t _guard_id_nobr = 0, _guard_id_button = 0, _guard_id_tr = 0, _guard_id_td = 0
+cdef int32_t _guard_id_th = 0, _guard_id_tbody = 0, _guard_id_thead = 0, _guard_id_tfoot = 0
+cdef int32_t _guard_id_table = 0, _guard_id_select = 0, _guard_id_option = 0, _guard_id_optgroup = 0
+cdef int32_t _guard_id_caption = 0, _guard_id_template = 0, _guard_id_br = 0
+cdef int32_t _guard_id_h[6]
+
+
+def _guard_categories():
+    """Tag name -> category bits (names as the HTML standard's tree construction lists them)."""
+    cats = {}
+
+    def add(names, bit):
+        for t in names.split():
+            cats[t] = cats.get(t, 0) | bit
+
+    add("area base br col embed hr img input link meta param source track wbr keygen frame basefont "
+        "bgsound image", _G_VOID)
+    add("script style xmp iframe noembed noframes textarea title", _G_RAW)
+    add("plaintext", _G_PLAINTEXT)
+    add("b big code em font i nobr s small strike strong tt u", _G_FORMAT)
+    add("a", _G_A | _G_FORMAT)
+    add("address applet area article aside base basefont bgsound blockquote body br button caption "
+        "center col colgroup dd details dir div dl dt embed fieldset figcaption figure footer form frame "
+        "frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe img input keygen li link listing "
+        "main marquee menu meta nav noembed noframes noscript object ol p param plaintext pre script "
+        "search section select source style summary table tbody td template textarea tfoot th thead "
+        "title tr track ul wbr xmp", _G_SPECIAL)
+    add("applet caption html table td th marquee object template", _G_SCOPE)
+    add("button", _G_BUTTON)
+    add("ol ul", _G_LISTS)
+    add("html table template", _G_TSCOPE)
+    add("address article aside blockquote center details dialog dir div dl fieldset figcaption figure "
+        "footer header hgroup main menu nav ol p search section summary ul h1 h2 h3 h4 h5 h6 pre "
+        "listing form plaintext table hr xmp li dd dt", _G_CLOSEP)
+    add("h1 h2 h3 h4 h5 h6", _G_HEADING)
+    add("li", _G_LI)
+    add("dd dt", _G_DDDT)
+    add("applet marquee object td th caption template", _G_MARKER)
+    add("svg math", _G_FOREIGN)
+    add("mi mo mn ms mtext annotation-xml foreignobject desc title", _G_INTEGRATION)
+    add("b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li "
+        "listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var",
+        _G_BREAKOUT)
+    add("td th", _G_CELL)
+    add("tr", _G_TR)
+    add("tbody thead tfoot", _G_TSECT)
+    add("table", _G_TABLE)
+    add("option", _G_OPTION)
+    add("optgroup", _G_OPTGROUP)
+    add("address div p", _G_ADP)
+    add("html head body", _G_IGNORE)
+    add("span", 0)
+    return cats
+
+
+cdef enum:
+    _GC_WS = 1            # HTML whitespace
+    _GC_NAME_END = 2      # ends a tag name: whitespace / >
+    _GC_ATTR_END = 4      # ends an attribute name: whitespace / > =
+    _GC_VALUE_END = 8     # ends an unquoted attribute value: whitespace >
+    _GC_UPPER = 16
+
+
+cdef inline uint32_t _guard_hash_step(uint32_t h, unsigned char c) noexcept nogil:
+    return (h ^ c) * 16777619u
+
+
+def _guard_init():
+    """Fill the known-name table (once, at import)."""
+    global _guard_nknown
+    cdef uint32_t h, slot
+    cdef int32_t ident = 0
+    cdef bytes b
+    memset(_guard_ht_len, 0, sizeof(_guard_ht_len))
+    memset(_guard_ht_name, 0, sizeof(_guard_ht_name))
+    memset(_guard_cls, 0, sizeof(_guard_cls))
+    for c in b" \t\n\x0c\r":
+        _guard_cls[c] |= _GC_WS | _GC_NAME_END | _GC_ATTR_END | _GC_VALUE_END
+    for c in b"/>":
+        _guard_cls[c] |= _GC_NAME_END | _GC_ATTR_END
+    _guard_cls[61] |= _GC_ATTR_END
+    _guard_cls[62] |= _GC_VALUE_END
+    for c in range(65, 91):
+        _guard_cls[c] |= _GC_UPPER
+    memset(_guard_cat, 0, sizeof(_guard_cat))
+    ids = {}
+    for name, cat in sorted(_guard_categories().items()):
+        b = name.encode()
+        h = 2166136261u
+        for c in b:
+            h = _guard_hash_step(h, c)
+        ident += 1
+        slot = h & (_GUARD_HT - 1)
+        while _guard_ht_len[slot]:
+            slot = (slot + 1) & (_GUARD_HT - 1)
+        _guard_ht_hash[slot] = h
+        _guard_ht_len[slot] = len(b)
+        _guard_ht_id[slot] = ident
+        memcpy(<char *>_guard_ht_name[slot], <const char *>b, len(b))
+        _guard_cat[ident] = cat
+        ids[name] = ident
+    _guard_nknown = ident + 1
+    global _guard_id_p, _guard_id_li, _guard_id_dd, _guard_id_dt, _guard_id_a, _guard_id_nobr
+    global _guard_id_button, _guard_id_tr, _guard_id_td, _guard_id_th, _guard_id_tbody, _guard_id_thead
+    global _guard_id_tfoot, _guard_id_table, _guard_id_select, _guard_id_option, _guard_id_optgroup
+    global _guard_id_caption, _guard_id_template, _guard_id_br
+    _guard_id_caption, _guard_id_template, _guard_id_br = ids["caption"], ids["template"], ids["br"]
+    _guard_id_p, _guard_id_li, _guard_id_dd, _guard_id_dt = ids["p"], ids["li"], ids["dd"], ids["dt"]
+    _guard_id_a, _guard_id_nobr, _guard_id_button = ids["a"], ids["nobr"], ids["button"]
+    _guard_id_tr, _guard_id_td, _guard_id_th = ids["tr"], ids["td"], ids["th"]
+    _guard_id_tbody, _guard_id_thead, _guard_id_tfoot = ids["tbody"], ids["thead"], ids["tfoot"]
+    _guard_id_table, _guard_id_select = ids["table"], ids["select"]
+    _guard_id_option, _guard_id_optgroup = ids["option"], ids["optgroup"]
+    for k in range(6):
+        _guard_id_h[k] = ids[f"h{k + 1}"]
+
+
+cdef inline int32_t _guard_lookup(uint32_t h, const uint64_t *name, size_t n) noexcept nogil:
+    """Id of a lower-case tag name (zero-padded words): 1.. for the known names, a hash
+    bucket after them otherwise."""
+    cdef uint32_t slot = h & (_GUARD_HT - 1)
+    cdef const uint64_t *k
+    if n <= _GUARD_NAME:
+        while _guard_ht_len[slot]:
+            if _guard_ht_hash[slot] == h and _guard_ht_len[slot] == n:
+                k = _guard_ht_name[slot]
+                if k[0] == name[0] and k[1] == name[1] and k[2] == name[2] and k[3] == name[3]:
+                    return _guard_ht_id[slot]
+            slot = (slot + 1) & (_GUARD_HT - 1)
+    return _guard_nknown + <int32_t>(h & (_GUARD_UNKNOWN - 1))
+
+
+# ---------------------------------------------------------------- the model of the stack
+
+cdef struct _GuardEntry:
+    int32_t id
+    int32_t prev          # previous stack index holding the same id, -1
+    uint32_t cat          # category bits in effect (foreign elements: only integration bits)
+    int32_t b_scope       # index of the nearest boundary at or below, per scope kind; -1 none
+    int32_t b_button
+    int32_t b_list
+    int32_t b_table
+    int32_t b_special
+    int32_t b_lialg       # nearest special element other than address/div/p
+    uint8_t foreign
+
+
+cdef struct _Guard:
+    const unsigned char *s
+    Py_ssize_t n
+    _GuardEntry *stack
+    int32_t depth
+    int32_t max_depth
+    int32_t max_formatting
+    int32_t max_attrs
+    int32_t *top_of       # per id: stack index of the top-most entry with that id, -1
+    int32_t *afe_cnt      # per id: active formatting elements (valid when afe_gen[id] == gen)
+    uint32_t *afe_gen
+    uint32_t gen
+    int32_t afe_total
+    # output: the input minus the dropped byte ranges, built only once something is dropped
+    unsigned char *out
+    Py_ssize_t olen
+    Py_ssize_t copied
+    # statistics
+    int32_t deepest
+    Py_ssize_t dropped_tags
+    Py_ssize_t dropped_attrs
+    int oom
+
+
+cdef inline void _guard_afe_add(_Guard *g, int32_t ident) noexcept nogil:
+    if g.afe_gen[ident] != g.gen:
+        g.afe_gen[ident] = g.gen
+        g.afe_cnt[ident] = 0
+    g.afe_cnt[ident] += 1
+    g.afe_total += 1
+
+
+cdef inline void _guard_afe_remove(_Guard *g, int32_t ident) noexcept nogil:
+    if g.afe_gen[ident] == g.gen and g.afe_cnt[ident] > 0:
+        g.afe_cnt[ident] -= 1
+        g.afe_total -= 1
+
+
+cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, bint foreign) noexcept nogil:
+    cdef int32_t k = g.depth
+    cdef _GuardEntry *e = &g.stack[k]
+    cdef _GuardEntry *p
+    if foreign:
+        cat = (_G_SCOPE | _G_BUTTON | _G_LISTS | _G_SPECIAL) if cat & _G_INTEGRATION else 0
+    e.id = ident
+    e.cat = cat
+    e.foreign = foreign
+    e.prev = g.top_of[ident]
+    g.top_of[ident] = k
+    if k > 0:
+        p = &g.stack[k - 1]
+        e.b_scope, e.b_button, e.b_list = p.b_scope, p.b_button, p.b_list
+        e.b_table, e.b_special, e.b_lialg = p.b_table, p.b_special, p.b_lialg
+    else:
+        e.b_scope = e.b_button = e.b_list = e.b_table = e.b_special = e.b_lialg = -1
+    if cat & _G_SCOPE:
+        e.b_scope = e.b_button = e.b_list = k
+    if cat & _G_BUTTON:
+        e.b_button = k
+    if cat & _G_LISTS:
+        e.b_list = k
+    if cat & _G_TSCOPE:
+        e.b_table = k
+    if cat & _G_SPECIAL:
+        e.b_special = k
+        if not cat & _G_ADP:
+            e.b_lialg = k
+    if cat & _G_FORMAT:
+        _guard_afe_add(g, ident)
+    g.depth = k + 1
+    if g.depth > g.deepest:
+        g.deepest = g.depth
+
+
+cdef inline void _guard_pop_to(_Guard *g, int32_t j) noexcept nogil:
+    """Pop entries until the stack holds j entries (entry j included in the pop)."""
+    cdef _GuardEntry *e
+    while g.depth > j:
+        g.depth -= 1
+        e = &g.stack[g.depth]
+        g.top_of[e.id] = e.prev
+        if e.cat & _G_MARKER:
+            g.gen += 1          # a marker: the active formatting elements after it are cleared
+            g.afe_total = 0
+
+
+cdef inline int32_t _guard_base(_Guard *g, int kind) noexcept nogil:
+    cdef _GuardEntry *t
+    if g.depth == 0:
+        return -1
+    t = &g.stack[g.depth - 1]
+    if kind == 0:
+        return t.b_scope
+    if kind == 1:
+        return t.b_button
+    if kind == 2:
+        return t.b_list
+    if kind == 3:
+        return t.b_table
+    if kind == 4:
+        return t.b_special
+    return t.b_lialg
+
+
+cdef inline int32_t _guard_max2(int32_t a, int32_t b) noexcept nogil:
+    return a if a > b else b
+
+
+cdef inline bint _guard_in_foreign(_Guard *g) noexcept nogil:
+    cdef _GuardEntry *t
+    if g.depth == 0:
+        return False
+    t = &g.stack[g.depth - 1]
+    return t.foreign and not (t.cat & _G_SCOPE)
+
+
+cdef void _guard_end_formatting(_Guard *g, int32_t ident) noexcept nogil:
+    """The adoption agency, as far as depth goes."""
+    cdef int32_t j = g.top_of[ident]
+    if j < 0:
+        _guard_afe_remove(g, ident)      # active but not open: dropped from the list
+        return
+    if j < _guard_base(g, 0):
+        return                           # not in scope: ignored
+    if _guard_base(g, 4) > j:
+        return                           # a furthest block: the element moves, the depth stays
+    _guard_pop_to(g, j)
+    _guard_afe_remove(g, ident)
+
+
+cdef enum:
+    _GUARD_DROP = 0
+    _GUARD_HTML = 1
+    _GUARD_FOREIGN_TAG = 2
+
+
+cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing) noexcept nogil:
+    """Model a start tag: _GUARD_DROP (leave it out), _GUARD_HTML or _GUARD_FOREIGN_TAG (kept)."""
+    cdef int32_t j
+    if _guard_in_foreign(g):
+        if cat & _G_BREAKOUT:
+            while _guard_in_foreign(g):
+                _guard_pop_to(g, g.depth - 1)
+        else:
+            if self_closing:
+                return _GUARD_FOREIGN_TAG
+            if g.depth >= g.max_depth:
+                return _GUARD_DROP
+            _guard_push(g, ident, cat, True)
+            return _GUARD_FOREIGN_TAG
+    if cat & _G_IGNORE:
+        return _GUARD_HTML
+    if cat & _G_FOREIGN:
+        if self_closing:
+            return _GUARD_FOREIGN_TAG
+        if g.depth >= g.max_depth:
+            return _GUARD_DROP
+        _guard_push(g, ident, cat, True)
+        return _GUARD_FOREIGN_TAG
+    if cat & _G_CLOSEP:
+        j = g.top_of[_guard_id_p]
+        if j >= 0 and j >= _guard_base(g, 1):
+            _guard_pop_to(g, j)
+    if cat & _G_HEADING and g.depth > 0 and g.stack[g.depth - 1].cat & _G_HEADING:
+        _guard_pop_to(g, g.depth - 1)
+    if cat & _G_LI:
+        j = g.top_of[_guard_id_li]
+        if j >= 0 and j >= _guard_base(g, 5):
+            _guard_pop_to(g, j)
+    if cat & _G_DDDT:
+        j = _guard_max2(g.top_of[_guard_id_dd], g.top_of[_guard_id_dt])
+        if j >= 0 and j >= _guard_base(g, 5):
+            _guard_pop_to(g, j)
+    if cat & _G_A and g.top_of[_guard_id_a] >= 0:
+        _guard_end_formatting(g, _guard_id_a)
+    elif cat & _G_A:
+        _guard_afe_remove(g, _guard_id_a)
+    if ident == _guard_id_nobr:
+        j = g.top_of[_guard_id_nobr]
+        if j >= 0 and j >= _guard_base(g, 0):
+            _guard_end_formatting(g, _guard_id_nobr)
+    if cat & _G_BUTTON:
+        j = g.top_of[_guard_id_button]
+        if j >= 0 and j >= _guard_base(g, 0):
+            _guard_pop_to(g, j)
+    if cat & (_G_OPTION | _G_OPTGROUP) and g.depth > 0 and g.stack[g.depth - 1].id == _guard_id_option:
+        _guard_pop_to(g, g.depth - 1)
+    if cat & _G_OPTGROUP and g.depth > 0 and g.stack[g.depth - 1].id == _guard_id_optgroup:
+        _guard_pop_to(g, g.depth - 1)
+    if cat & _G_TR:
+        j = g.top_of[_guard_id_tr]
+        if j >= 0 and j >= _guard_base(g, 3):
+            _guard_pop_to(g, j)
+    if cat & _G_CELL:
+        j = _guard_max2(g.top_of[_guard_id_td], g.top_of[_guard_id_th])
+        if j >= 0 and j >= _guard_base(g, 3):
+            _guard_pop_to(g, j)
+    if cat & _G_TSECT:
+        j = _guard_max2(g.top_of[_guard_id_tbody],
+                        _guard_max2(g.top_of[_guard_id_thead], g.top_of[_guard_id_tfoot]))
+        if j >= 0 and j >= _guard_base(g, 3):
+            _guard_pop_to(g, j)
+    if cat & _G_TABLE and g.depth > 0 and not g.stack[g.depth - 1].foreign \
+            and g.stack[g.depth - 1].cat & (_G_TABLE | _G_TSECT | _G_TR) and g.top_of[_guard_id_table] >= 0:
+        _guard_pop_to(g, g.top_of[_guard_id_table])
+    if ident == _guard_id_select and g.top_of[_guard_id_select] >= 0:
+        _guard_pop_to(g, g.top_of[_guard_id_select])
+        return _GUARD_HTML               # <select> in a select closes it and is ignored
+    if cat & (_G_VOID | _G_RAW | _G_PLAINTEXT):
+        return _GUARD_HTML               # no nesting: raw text ends at its own end tag
+    if g.depth >= g.max_depth:
+        return _GUARD_DROP
+    if cat & _G_FORMAT and not cat & _G_A and g.afe_total >= g.max_formatting:
+        return _GUARD_DROP
+    _guard_push(g, ident, cat, False)
+    return _GUARD_HTML
+
+
+cdef void _guard_end(_Guard *g, int32_t ident, uint32_t cat) noexcept nogil:
+    """Model an end tag."""
+    cdef int32_t j = g.top_of[ident]
+    cdef int k
+    if _guard_in_foreign(g) and j >= 0 and g.stack[j].foreign:
+        _guard_pop_to(g, j)
+        return
+    if cat & _G_IGNORE or ident == _guard_id_br:
+        return
+    if cat & _G_FORMAT:
+        _guard_end_formatting(g, ident)
+        return
+    if cat & _G_HEADING:
+        j = -1
+        for k in range(6):
+            j = _guard_max2(j, g.top_of[_guard_id_h[k]])
+    if j < 0:
+        return
+    if ident == _guard_id_p:
+        if j >= _guard_base(g, 1):
+            _guard_pop_to(g, j)
+    elif cat & _G_LI:
+        if j >= _guard_base(g, 2):
+            _guard_pop_to(g, j)
+    elif cat & (_G_CELL | _G_TR | _G_TSECT | _G_TABLE) or ident == _guard_id_caption:
+        if j >= _guard_base(g, 3):
+            _guard_pop_to(g, j)
+    elif ident == _guard_id_template:
+        _guard_pop_to(g, j)
+    elif cat & _G_SPECIAL:
+        if j >= _guard_base(g, 0):
+            _guard_pop_to(g, j)
+    elif j >= _guard_base(g, 4):
+        _guard_pop_to(g, j)
+
+
+# ---------------------------------------------------------------- the tokenizer
+
+cdef inline bint _guard_ws(unsigned char c) noexcept nogil:
+    return _guard_cls[c] & _GC_WS
+
+
+cdef inline bint _guard_alpha(unsigned char c) noexcept nogil:
+    return (65 <= c <= 90) or (97 <= c <= 122)
+
+
+cdef void _guard_drop(_Guard *g, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """Leave the input bytes [a, b) out of the output."""
+    if b <= a or g.oom:
+        return
+    if g.out == NULL:
+        g.out = <unsigned char *>malloc(g.n + 1)
+        if g.out == NULL:
+            g.oom = 1
+            return
+        g.olen = 0
+        g.copied = 0
+    memcpy(g.out + g.olen, g.s + g.copied, a - g.copied)
+    g.olen += a - g.copied
+    g.copied = b
+
+
+cdef Py_ssize_t _guard_find_gt(_Guard *g, Py_ssize_t i) noexcept nogil:
+    """Index of the next '>' at or after i, or n."""
+    cdef const unsigned char *p
+    if i >= g.n:
+        return g.n
+    p = <const unsigned char *>memchr(g.s + i, 62, g.n - i)
+    return (p - g.s) if p != NULL else g.n
+
+
+cdef Py_ssize_t _guard_comment_end(_Guard *g, Py_ssize_t i) noexcept nogil:
+    """i is just after '<!--'; index after the comment, or n."""
+    cdef const unsigned char *s = g.s
+    cdef Py_ssize_t p
+    if i < g.n and s[i] == 62:                       # <!-->
+        return i + 1
+    if i + 1 < g.n and s[i] == 45 and s[i + 1] == 62:   # <!--->
+        return i + 2
+    p = i
+    while True:
+        p = _guard_find_gt(g, p)
+        if p >= g.n:
+            return g.n
+        if p - 2 >= i and s[p - 1] == 45 and s[p - 2] == 45:
+            return p + 1
+        if p - 3 >= i and s[p - 1] == 33 and s[p - 2] == 45 and s[p - 3] == 45:
+            return p + 1
+        p += 1
+
+
+cdef Py_ssize_t _guard_raw_end(_Guard *g, Py_ssize_t i, const unsigned char *name, size_t m) noexcept nogil:
+    """Index of the '<' of the end tag '</name' that closes raw text starting at i, or n."""
+    cdef const unsigned char *s = g.s
+    cdef const unsigned char *p
+    cdef Py_ssize_t k, q
+    cdef unsigned char c
+    while i < g.n:
+        p = <const unsigned char *>memchr(s + i, 60, g.n - i)
+        if p == NULL:
+            return g.n
+        q = p - s
+        if q + 2 + <Py_ssize_t>m <= g.n and s[q + 1] == 47:
+            for k in range(<Py_ssize_t>m):
+                c = s[q + 2 + k]
+                if 65 <= c <= 90:
+                    c += 32
+                if c != name[k]:
+                    break
+            else:
+                if q + 2 + <Py_ssize_t>m == g.n:
+                    return g.n
+                c = s[q + 2 + m]
+                if _guard_ws(c) or c == 47 or c == 62:
+                    return q
+        i = q + 1
+    return g.n
+
+
+cdef Py_ssize_t _guard_attrs(_Guard *g, Py_ssize_t i, Py_ssize_t *trunc, bint *self_closing) noexcept nogil:
+    """Scan a tag's attributes from i; index of its closing '>' (n at EOF).
+
+    trunc: where the attribute beyond max_attrs begins (-1 if none)."""
+    cdef const unsigned char *s = g.s
+    cdef Py_ssize_t n = g.n
+    cdef const unsigned char *p
+    cdef int32_t count = 0
+    cdef Py_ssize_t start
+    cdef unsigned char c
+    trunc[0] = -1
+    self_closing[0] = False
+    while i < n:
+        c = s[i]
+        if _guard_ws(c):
+            i += 1
+            continue
+        if c == 62:
+            return i
+        if c == 47:
+            if i + 1 < n and s[i + 1] == 62:
+                self_closing[0] = True
+                return i + 1
+            i += 1
+            continue
+        # an attribute name (a leading '=' belongs to it)
+        count += 1
+        if count == g.max_attrs + 1:
+            trunc[0] = i
+        i += 1
+        while i < n and not (_guard_cls[s[i]] & _GC_ATTR_END):
+            i += 1
+        while i < n and _guard_ws(s[i]):
+            i += 1
+        if i >= n or s[i] != 61:
+            continue
+        i += 1
+        while i < n and _guard_ws(s[i]):
+            i += 1
+        if i >= n:
+            return n
+        c = s[i]
+        start = i
+        if c == 34 or c == 39:
+            i += 1
+            while i < n and s[i] != c and i < start + 24:
+                i += 1
+            if i < n and s[i] != c:
+                p = <const unsigned char *>memchr(s + i, c, n - i)
+                i = (p - s) if p != NULL else n
+            if i >= n:
+                return n
+            i += 1
+        elif c == 62:
+            return i
+        else:
+            while i < n and not (_guard_cls[s[i]] & _GC_VALUE_END):
+                i += 1
+    return n
+
+
+cdef void _guard_run(_Guard *g) noexcept nogil:
+    cdef const unsigned char *s = g.s
+    cdef Py_ssize_t n = g.n, i = 0, start, gt, trunc, keep_to
+    cdef const unsigned char *p
+    cdef unsigned char c
+    cdef uint64_t words[_GUARD_WORDS]
+    cdef unsigned char *name = <unsigned char *>words
+    cdef size_t m
+    cdef uint32_t h, cat
+    cdef int32_t ident
+    cdef bint end_tag, self_closing
+    cdef int kind
+    while i < n and not g.oom:
+        p = <const unsigned char *>memchr(s + i, 60, n - i)
+        if p == NULL:
+            return
+        start = p - s
+        i = start + 1
+        if i >= n:
+            return
+        c = s[i]
+        end_tag = False
+        if c == 33:                                   # <!
+            if i + 2 < n and s[i + 1] == 45 and s[i + 2] == 45:
+                i = _guard_comment_end(g, i + 3)
+            elif _guard_in_foreign(g) and i + 7 < n and memcmp(s + i + 1, b"[CDATA[", 7) == 0:
+                i += 8
+                while True:
+                    i = _guard_find_gt(g, i)
+                    if i >= n or (s[i - 1] == 93 and s[i - 2] == 93):
+                        break
+                    i += 1
+                i += 1
+            else:
+                i = _guard_find_gt(g, i) + 1
+            continue
+        if c == 63:                                   # <? bogus comment
+            i = _guard_find_gt(g, i) + 1
+            continue
+        if c == 47:                                   # </
+            i += 1
+            if i >= n:
+                return
+            c = s[i]
+            if c == 62:
+                i += 1
+                continue
+            if not _guard_alpha(c):
+                i = _guard_find_gt(g, i) + 1
+                continue
+            end_tag = True
+        elif not _guard_alpha(c):
+            continue                                  # '<' as text
+        # tag name
+        h = 2166136261u
+        m = 0
+        words[0] = words[1] = words[2] = words[3] = 0
+        while i < n:
+            c = s[i]
+            if _guard_cls[c] & (_GC_NAME_END | _GC_UPPER):
+                if _guard_cls[c] & _GC_NAME_END:
+                    break
+                c += 32
+            h = _guard_hash_step(h, c)
+            if m < _GUARD_NAME:
+                name[m] = c
+            m += 1
+            i += 1
+        ident = _guard_lookup(h, words, m)
+        cat = _guard_cat[ident] if ident < _GUARD_HT else 0
+        gt = _guard_attrs(g, i, &trunc, &self_closing)
+        if gt >= n:
+            return                                    # EOF in a tag: the tokenizer emits nothing
+        i = gt + 1
+        if end_tag:
+            _guard_end(g, ident, cat)
+            kind = _GUARD_FOREIGN_TAG
+        else:
+            kind = _guard_start(g, ident, cat, self_closing)
+        if kind == _GUARD_DROP:
+            g.dropped_tags += 1
+            _guard_drop(g, start, gt + 1)
+            continue
+        if trunc >= 0:
+            g.dropped_attrs += 1
+            _guard_drop(g, trunc, gt - 1 if self_closing else gt)
+        if kind != _GUARD_HTML:
+            continue
+        if cat & _G_RAW and m <= _GUARD_NAME:
+            i = _guard_raw_end(g, i, name, m)         # raw text up to its end tag
+        elif cat & _G_PLAINTEXT:
+            return
+
+
+def guard_html(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUARD_MAX_FORMATTING,
+               int max_attrs=GUARD_MAX_ATTRS, bint stats=False):
+    """`data` (UTF-8 HTML) with the tags removed that would make lexbor's tree
+    builder quadratic: see the comment at the top of _guard.pxi.
+
+    Returns `data` itself when nothing exceeds the limits; with stats=True,
+    a tuple (bytes, deepest modelled stack, tags dropped, tags with attributes cut).
+    """
+    cdef _Guard g
+    cdef Py_ssize_t nids = _guard_nknown + _GUARD_UNKNOWN, k
+    cdef bytes result
+    if max_depth < 1 or max_formatting < 0 or max_attrs < 1:
+        raise ValueError("guard limits must be positive")
+    g.s = <const unsigned char *>data
+    g.n = len(data)
+    g.depth = 0
+    g.max_depth = max_depth
+    g.max_formatting = max_formatting
+    g.max_attrs = max_attrs
+    g.gen = 1
+    g.afe_total = 0
+    g.out = NULL
+    g.olen = g.copied = 0
+    g.deepest = 0
+    g.dropped_tags = g.dropped_attrs = 0
+    g.oom = 0
+    g.stack = <_GuardEntry *>malloc((max_depth + 1) * sizeof(_GuardEntry))
+    g.top_of = <int32_t *>malloc(nids * sizeof(int32_t))
+    g.afe_cnt = <int32_t *>calloc(nids, sizeof(int32_t))
+    g.afe_gen = <uint32_t *>calloc(nids, sizeof(uint32_t))
+    try:
+        if g.stack == NULL or g.top_of == NULL or g.afe_cnt == NULL or g.afe_gen == NULL:
+            raise MemoryError()
+        for k in range(nids):
+            g.top_of[k] = -1
+        with nogil:
+            _guard_run(&g)
+            if g.out != NULL and not g.oom:
+                memcpy(g.out + g.olen, g.s + g.copied, g.n - g.copied)
+                g.olen += g.n - g.copied
+        if g.oom:
+            raise MemoryError()
+        result = g.out[:g.olen] if g.out != NULL else data
+    finally:
+        free(g.stack)
+        free(g.top_of)
+        free(g.afe_cnt)
+        free(g.afe_gen)
+        free(g.out)
+    if stats:
+        return result, g.deepest, g.dropped_tags, g.dropped_attrs
+    return result
+
+
+_guard_init()

@@ -1,0 +1,389 @@
+# Layout similarity kernels: Yang, Li & Geng, "Study of Web pages content
+# extraction based on layout similarity" (seeds/002, Sect. 2.2).
+#
+# Every function is one or two linear sweeps over a Doc's preorder arrays
+# (a subtree of i is [i, end[i]), parent[i] < i); none recurses.
+#
+#   layout_alive       step a): preprocessing (form/interactive elements, empty nodes)
+#   subtree_hashes     the "fully identical" and "quasi-identical" keys of every node,
+#                      in one reverse sweep
+#   delete_identical   step b): fully identical node deletion between target and reference
+#   link_rules         step c): the two link heuristics (rule 1 link-text ratio, rule 2 link-only)
+#   line_blocks        step c), optional: line-block distribution refinement (ref. [15])
+#   block_ancestors    nearest block-level ancestor-or-self of every node (text blocks;
+#                      also used by the site model, seeds/001 Sect. 3.1)
+
+cdef uint64_t _LAYOUT_TEXT_SEED = 0x9E3779B97F4A7C15ULL
+cdef uint64_t _LAYOUT_ORDER = 0x100000001B3ULL          # odd: multiplier of a child's position
+
+
+cdef inline uint64_t _layout_mix(uint64_t a, uint64_t b) noexcept nogil:
+    """splitmix64 finalizer of a combined with b (order-dependent)."""
+    cdef uint64_t z = a ^ (b + 0x9E3779B97F4A7C15ULL + (a << 6) + (a >> 2))
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t _layout_fnv64(uint64_t h, const unsigned char *s, size_t n) noexcept nogil:
+    cdef size_t i
+    for i in range(n):
+        h = (h ^ s[i]) * 0x100000001B3ULL
+    return h
+
+
+def layout_alive(Doc d, const uint8_t[::1] drop_tags):
+    """Preprocessing of Sect. 2.2 a): 1 for every node that survives it.
+
+    The Doc already lacks (a) script, noscript, style, link, meta, object and
+    (c) invisible elements and (d) comments.  Here: (b) the subtrees of the
+    form/interactive tags flagged in `drop_tags` (indexed by static tag id)
+    and (e) empty nodes, i.e. elements left without any text once (b) is
+    applied (``<img/>``, ``<br/>`` and ``<div></div>`` alike, as in the paper).
+    """
+    cdef Py_ssize_t i, p, n = d.n
+    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t[::1] tag = d.tag
+    cdef const uint8_t[::1] kind = d.kind
+    cdef const int32_t[::1] chars = d.chars
+    cdef Py_ssize_t ntags = drop_tags.shape[0]
+    out = np.zeros(n, dtype=np.uint8)
+    cdef uint8_t[::1] alive = out
+    live_chars = np.zeros(n, dtype=np.int64)
+    cdef int64_t[::1] lc = live_chars
+    with nogil:
+        # forward: dead when the node or an ancestor is a dropped tag (alive = 1 means "not dead")
+        for i in range(n):
+            p = parent[i]
+            if p >= 0 and not alive[p]:
+                alive[i] = 0
+            elif kind[i] == LXB_ELEMENT and 0 <= tag[i] < ntags and drop_tags[tag[i]]:
+                alive[i] = 0
+            else:
+                alive[i] = 1
+        # reverse: text left in each subtree; an element without any is empty
+        for i in range(n - 1, -1, -1):
+            if alive[i] and kind[i] == LXB_TEXT:
+                lc[i] += chars[i]
+            p = parent[i]
+            if p >= 0:
+                lc[p] += lc[i]
+        for i in range(n):
+            if alive[i] and lc[i] == 0:
+                alive[i] = 0
+    return out
+
+
+def subtree_hashes(Doc d, const uint8_t[::1] alive):
+    """Keys of Sect. 2.2 for every node, in one reverse sweep: (full, quasi), uint64 each.
+
+    quasi (elements): tag name and attribute set (names and values, order
+    ignored): equal keys = "quasi-identical" nodes.  full: quasi plus the
+    ordered full keys of the alive children (text nodes: their whitespace-
+    collapsed text), so equal keys = "fully identical" nodes (tag, attributes
+    and content, recursively).  Nodes not alive are left out of their parents'
+    keys (the comparison runs on the preprocessed trees) and get key 0.
+    """
+    cdef Py_ssize_t i, p, n = d.n
+    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t[::1] tag = d.tag
+    cdef const uint8_t[::1] kind = d.kind
+    cdef const int64_t[::1] toff = d.text_off
+    cdef const int32_t[::1] tlen = d.text_len
+    cdef const uint64_t[::1] ptr = d.ptr
+    cdef const unsigned char *buf = d.text_buf
+    cdef fx_attr *a
+    cdef const unsigned char *s
+    cdef size_t ln
+    cdef uint64_t h, hv, aset, acount
+    full_arr = np.zeros(n, dtype=np.uint64)
+    quasi_arr = np.zeros(n, dtype=np.uint64)
+    acc_arr = np.zeros(n, dtype=np.uint64)
+    mul_arr = np.ones(n, dtype=np.uint64)
+    cnt_arr = np.zeros(n, dtype=np.uint64)
+    cdef uint64_t[::1] full = full_arr
+    cdef uint64_t[::1] quasi = quasi_arr
+    cdef uint64_t[::1] acc = acc_arr
+    cdef uint64_t[::1] mul = mul_arr
+    cdef uint64_t[::1] cnt = cnt_arr
+    with nogil:
+        for i in range(n - 1, -1, -1):
+            if not alive[i]:
+                continue
+            if kind[i] == LXB_TEXT:
+                full[i] = _layout_mix(_LAYOUT_TEXT_SEED,
+                                      _layout_fnv64(0xCBF29CE484222325ULL, buf + toff[i], <size_t>tlen[i]))
+            else:
+                aset = 0
+                acount = 0
+                a = (<fx_element *><uintptr_t>ptr[i]).first_attr
+                while a != NULL:
+                    s = _attr_name(a, &ln)
+                    h = _layout_fnv64(0xCBF29CE484222325ULL, s, ln) if s != NULL else 0
+                    hv = 0xCBF29CE484222325ULL
+                    if a.value != NULL and a.value.data != NULL:
+                        hv = _layout_fnv64(hv, a.value.data, a.value.length)
+                    aset += _layout_mix(h, hv)          # a sum: the attribute order does not matter
+                    acount += 1
+                    a = a.next
+                quasi[i] = _layout_mix(_layout_mix(<uint64_t>tag[i] + 1, aset), acount)
+                # children were visited before i (reverse preorder), last child first
+                full[i] = _layout_mix(_layout_mix(quasi[i], acc[i]), cnt[i])
+            p = parent[i]
+            if p >= 0:
+                acc[p] += full[i] * mul[p]
+                mul[p] *= _LAYOUT_ORDER
+                cnt[p] += 1
+    return full_arr, quasi_arr
+
+
+cdef inline Py_ssize_t _layout_root(Doc d) noexcept:
+    return d.body if d.body >= 0 else 0
+
+
+def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive_t,
+                     Doc r, const uint64_t[::1] full_r, const uint8_t[::1] alive_r):
+    """Fully identical node deletion of Sect. 2.2 b) (the paper's stack algorithm), linear time.
+
+    Walks the target's body in document order (the paper's StackE); for each
+    alive element TE, selectSim/compare become one lookup of TE's full key
+    among the reference's alive body elements (a hash table of chains in
+    preorder: the quasi-identical candidates whose content is equal); the
+    first one not yet deleted is TE's match, and both subtrees are deleted
+    (target: skipped whole; reference: marked, so it matches only once).
+    Without a match the walk descends into TE's children.  Text nodes are
+    compared only as parts of elements (jsoup's children() are elements).
+
+    Returns a uint8 mask over the target: 1 = deleted.
+    """
+    cdef Py_ssize_t nt = t.n, nr = r.n, i, j, k, tb, rb, size, slot, m = 0
+    cdef const int32_t[::1] end_t = t.end
+    cdef const int32_t[::1] end_r = r.end
+    cdef const uint8_t[::1] kind_t = t.kind
+    cdef const uint8_t[::1] kind_r = r.kind
+    cdef uint64_t key
+    out = np.zeros(nt, dtype=np.uint8)
+    cdef uint8_t[::1] deleted = out
+    if nt == 0 or nr == 0:
+        return out
+    tb = _layout_root(t)
+    rb = _layout_root(r)
+    for j in range(rb + 1, end_r[rb]):
+        if alive_r[j] and kind_r[j] == LXB_ELEMENT:
+            m += 1
+    size = 16
+    while size < 2 * m + 2:
+        size *= 2
+    keys_arr = np.zeros(size, dtype=np.uint64)
+    used_arr = np.zeros(size, dtype=np.uint8)
+    head_arr = np.full(size, -1, dtype=np.int64)
+    next_arr = np.full(nr, -1, dtype=np.int64)
+    removed_arr = np.zeros(nr, dtype=np.uint8)
+    cdef uint64_t[::1] keys = keys_arr
+    cdef uint8_t[::1] used = used_arr
+    cdef int64_t[::1] head = head_arr
+    cdef int64_t[::1] nxt = next_arr
+    cdef uint8_t[::1] removed = removed_arr
+    with nogil:
+        # chains in preorder: insert in reverse preorder at the head
+        for j in range(end_r[rb] - 1, rb, -1):
+            if not alive_r[j] or kind_r[j] != LXB_ELEMENT:
+                continue
+            key = full_r[j]
+            slot = <Py_ssize_t>(key & <uint64_t>(size - 1))
+            while used[slot] and keys[slot] != key:
+                slot = (slot + 1) & (size - 1)
+            used[slot] = 1
+            keys[slot] = key
+            nxt[j] = head[slot]
+            head[slot] = j
+        i = tb + 1
+        while i < end_t[tb]:
+            if not alive_t[i]:
+                i = end_t[i]              # a dead or empty node's subtree is dead or empty too
+                continue
+            if kind_t[i] != LXB_ELEMENT:
+                i += 1
+                continue
+            key = full_t[i]
+            slot = <Py_ssize_t>(key & <uint64_t>(size - 1))
+            while used[slot] and keys[slot] != key:
+                slot = (slot + 1) & (size - 1)
+            j = head[slot] if used[slot] else -1
+            while j >= 0 and removed[j]:
+                j = nxt[j]
+            if j < 0:
+                if used[slot]:
+                    head[slot] = -1
+                i += 1                    # no fully identical node: compare the children
+                continue
+            head[slot] = nxt[j]
+            k = j                         # delete the reference subtree, skipping deleted parts
+            while k < end_r[j]:
+                if removed[k]:
+                    k = end_r[k]
+                else:
+                    removed[k] = 1
+                    k += 1
+            for k in range(i, end_t[i]):
+                deleted[k] = 1
+            i = end_t[i]
+    return out
+
+
+def link_rules(Doc d, const uint8_t[::1] keep, double ratio=0.3, bint rule1=True, bint rule2=True):
+    """The two link heuristics of Sect. 2.2 c) on the kept nodes; returns the new keep mask.
+
+    Rule 1: a node that contains a link element (the link's parent) is
+    deleted when its link text density, the link text it holds over all its
+    text, exceeds `ratio` (the paper: 0.25-0.3).
+    Rule 2: a node whose only element children are links and whose own text
+    between them is not substantive (no word characters: spaces, "_", "-",
+    brackets, "|" ...) is deleted.
+    Both rules read the tree left by the identical-node deletion; the body and
+    the root are never deleted.  A deleted node takes its subtree with it.
+    """
+    cdef Py_ssize_t i, p, n = d.n, top = _layout_root(d)
+    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t[::1] end = d.end
+    cdef const uint8_t[::1] kind = d.kind
+    cdef const uint16_t[::1] flags = d.flags
+    cdef const int32_t[::1] chars = d.chars
+    cdef const int32_t[::1] words = d.words
+    out = np.array(keep, dtype=np.uint8, copy=True)
+    cdef uint8_t[::1] k2 = out
+    if n == 0:
+        return out
+    tc_arr = np.zeros(n, dtype=np.int64)
+    lc_arr = np.zeros(n, dtype=np.int64)
+    links_arr = np.zeros(n, dtype=np.int32)
+    other_arr = np.zeros(n, dtype=np.int32)
+    word_text_arr = np.zeros(n, dtype=np.uint8)
+    drop_arr = np.zeros(n, dtype=np.uint8)
+    cdef int64_t[::1] tc = tc_arr
+    cdef int64_t[::1] lc = lc_arr
+    cdef int32_t[::1] links = links_arr
+    cdef int32_t[::1] other = other_arr
+    cdef uint8_t[::1] word_text = word_text_arr
+    cdef uint8_t[::1] drop = drop_arr
+    with nogil:
+        for i in range(n - 1, -1, -1):
+            if not keep[i]:
+                continue
+            if kind[i] == LXB_TEXT:
+                tc[i] += chars[i]
+                if flags[i] & NF_IN_LINK:
+                    lc[i] += chars[i]
+            p = parent[i]
+            if p < 0:
+                continue
+            tc[p] += tc[i]
+            lc[p] += lc[i]
+            if kind[i] == LXB_ELEMENT:
+                if flags[i] & NF_LINK:
+                    links[p] += 1
+                else:
+                    other[p] += 1
+            elif words[i] > 0:
+                word_text[p] = 1
+        for i in range(n):
+            if not keep[i] or kind[i] != LXB_ELEMENT or links[i] == 0 or i <= top or i >= end[top]:
+                continue
+            if rule1 and tc[i] > 0 and lc[i] > ratio * tc[i]:
+                drop[i] = 1
+            if rule2 and other[i] == 0 and not word_text[i]:
+                drop[i] = 1
+        i = 0
+        while i < n:
+            if drop[i]:
+                for p in range(i, end[i]):
+                    k2[p] = 0
+                i = end[i]
+            else:
+                i += 1
+    return out
+
+
+def block_ancestors(Doc d):
+    """Nearest block-level ancestor-or-self element of every node (-1 above any block).
+
+    The text blocks of the site model (seeds/001 Sect. 3.1: "for each text
+    element, its closest parent element displayed as block") and the lines of
+    the line-block distribution are the text nodes sharing this value.
+    """
+    cdef Py_ssize_t i, n = d.n
+    cdef const int32_t[::1] parent = d.parent
+    cdef const uint8_t[::1] kind = d.kind
+    cdef const uint16_t[::1] flags = d.flags
+    out = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] blk = out
+    with nogil:
+        for i in range(n):
+            if kind[i] == LXB_ELEMENT and flags[i] & NF_BLOCK:
+                blk[i] = <int32_t>i
+            elif parent[i] >= 0:
+                blk[i] = blk[parent[i]]
+            else:
+                blk[i] = -1
+    return out
+
+
+def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int width=3,
+                int threshold=86):
+    """Line-block distribution refinement (Sect. 2.2 c), ref. [15], cx-extractor).
+
+    The preprocessed page as text lines (consecutive alive text nodes with
+    the same block ancestor form a line); a line's length is its kept
+    characters, so lines deleted by the earlier steps are blank.  Block k is
+    lines [k, k + width); its length the sum of theirs.  A content region
+    starts at a block longer than `threshold` followed, within the next three
+    blocks, by a non-blank one, and ends before the first blank block (or a
+    block followed by a blank one).  Text outside every region is dropped.
+    Returns the refined keep mask.
+    """
+    cdef Py_ssize_t i, j, n = d.n, nl = 0, nb, start
+    cdef const uint8_t[::1] kind = d.kind
+    cdef const int32_t[::1] chars = d.chars
+    cdef const int32_t[::1] blk = block_ancestors(d)
+    out = np.array(keep, dtype=np.uint8, copy=True)
+    cdef uint8_t[::1] k2 = out
+    if width < 1:
+        raise ValueError(f"line-block width must be at least 1, got {width}")
+    line_arr = np.full(n, -1, dtype=np.int64)
+    len_arr = np.zeros(n + 1, dtype=np.int64)
+    cdef int64_t[::1] line_of = line_arr
+    cdef int64_t[::1] llen = len_arr
+    cdef int32_t last_blk = -2
+    with nogil:
+        for i in range(n):
+            if not alive[i] or kind[i] != LXB_TEXT:
+                continue
+            if blk[i] != last_blk or nl == 0:
+                nl += 1
+                last_blk = blk[i]
+            line_of[i] = nl - 1
+            if keep[i]:
+                llen[nl - 1] += chars[i]
+    nb = nl - width + 1 if nl >= width else (1 if nl > 0 else 0)
+    bl_arr = np.zeros(nb + 4, dtype=np.int64)
+    sel_arr = np.zeros(nl + 1, dtype=np.uint8)
+    cdef int64_t[::1] bl = bl_arr
+    cdef uint8_t[::1] sel = sel_arr
+    with nogil:
+        for i in range(nb):
+            for j in range(i, min(i + width, nl)):
+                bl[i] += llen[j]
+        i = 0
+        while i < nb:
+            if bl[i] > threshold and (bl[i + 1] > 0 or bl[i + 2] > 0 or bl[i + 3] > 0 or i + 1 >= nb):
+                start = i
+                while i < nb and bl[i] > 0 and not (i + 1 < nb and bl[i + 1] == 0):
+                    i += 1
+                # the region covers the lines of blocks start..i (each block spans `width` lines)
+                for j in range(start, min(i + width, nl)):
+                    sel[j] = 1
+            i += 1
+        for i in range(n):
+            if kind[i] == LXB_TEXT and k2[i] and (line_of[i] < 0 or not sel[line_of[i]]):
+                k2[i] = 0
+    return out

@@ -1,0 +1,367 @@
+r"""Turn page bytes in any encoding into text, robustly and fast.
+
+Web archives hold pages in every encoding, often mislabelled, truncated,
+corrupt or mixed. :func:`decode` never fails on bytes: it picks the encoding
+by the rules below, in order, and when nothing fits exactly it decodes with
+replacement characters rather than lose the page.
+
+1. ``str`` input is already text.
+2. A byte order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE).
+3. UTF-16/32 without a BOM, recognised by NUL bytes in alternate positions of
+   the first 4 KB (ASCII markup leaves one byte of each code unit zero).
+4. Valid UTF-8 with non-ASCII bytes, or bytes with at least twice as many
+   valid multi-byte UTF-8 sequences as invalid ones, are UTF-8 whatever the
+   page declares: legacy CJK text forms one valid sequence for every two to
+   four invalid ones, Western code pages almost none, and pages re-saved as
+   UTF-8 (archives, crawlers) often keep a stale ``charset=gb2312``.
+5. The encoding declared by the caller (a label or a whole ``Content-Type``
+   value, e.g. from HTTP or WARC headers), then those of the
+   ``<meta charset>`` / ``<meta http-equiv="Content-Type">`` tags and the XML
+   declaration in the first 8 KB, read as WHATWG labels (``gb2312``/``gbk``
+   -> gb18030, ``x-sjis``/``shift-jis`` -> cp932, ``iso-8859-1``/``latin1``/
+   ``ascii`` -> cp1252, ``euc-kr`` -> cp949, ...). Declared UTF-8 is used if
+   valid sequences are at least as many as invalid ones; a multi-byte legacy
+   encoding if it decodes strictly; a single-byte one, which cannot fail
+   (e.g. the ISO-8859-1 default of many servers), only if no multi-byte
+   declaration after it decodes strictly. Otherwise the next rule applies.
+6. ASCII is UTF-8 (or ISO-2022-JP if it has its escape sequences).
+7. A guess for the rest: gb18030, cp932 (Shift_JIS), EUC-JP, Big5 and
+   EUC-KR decode up to 64 KB from the first non-ASCII byte and are scored by
+   the share of the non-ASCII bytes they turn into common characters of
+   their language (first-level hanzi/kanji, kana, hangul, punctuation),
+   against cp1252 scored on Western letters and punctuation. The best decodes
+   the whole page, invalid sequences as U+FFFD.
+
+UTF-8 is decoded with its invalid bytes read as cp1252, which restores pages
+that mix the two (a UTF-8 template around cp1252 content); a sequence cut off
+at the end of the data becomes U+FFFD. Single-byte code pages decode like
+WHATWG's windows-1252: a byte the code page leaves undefined becomes the C1
+control of the same value. NUL characters become U+FFFD in every result.
+
+Example:
+
+>>> decode("<p>caf\u00e9 \u20ac5</p>".encode("cp1252"))
+('<p>café €5</p>', 'cp1252')
+>>> decode('<meta charset="gbk"><p>\u4e2d\u6587</p>'.encode("gbk"))
+('<meta charset="gbk"><p>中文</p>', 'gb18030')
+>>> decode(b"<p>\xe4\xb8\xad\xe6\x96\x87</p>", declared="text/html; charset=ISO-8859-1")
+('<p>中文</p>', 'utf-8')
+"""
+
+import codecs
+import functools
+import re
+
+from .errors import InputError
+
+__all__ = ["decode"]
+
+_HEAD = 8192            # bytes searched for <meta charset> and the XML declaration
+_WIDE_HEAD = 4096       # bytes looked at for UTF-16/32 without a BOM
+_SAMPLE = 65536         # bytes scored by the guess
+_MOSTLY_UTF8 = 2        # valid UTF-8 sequences per invalid one that outweigh any declaration
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE, whose BOM it starts with
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+# WHATWG Encoding Standard labels -> the Python codec that decodes them. A
+# declaration of UTF-16/32 maps to UTF-8 as in WHATWG: bytes whose declaration
+# reads as ASCII are not UTF-16, and real UTF-16/32 is found by BOM or NULs.
+_LABELS = {
+    label: codec
+    for codec, labels in {
+        "utf-8": "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8 "
+                 "utf-16 utf-16le utf-16be unicodefffe unicodefeff csunicode iso-10646-ucs-2 "
+                 "ucs-2 unicode utf-32 utf-32le utf-32be",
+        "cp866": "866 cp866 csibm866 ibm866",
+        "iso8859_2": "csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 iso_8859-2 "
+                     "iso_8859-2:1987 l2 latin2",
+        "iso8859_3": "csisolatin3 iso-8859-3 iso-ir-109 iso8859-3 iso88593 iso_8859-3 "
+                     "iso_8859-3:1988 l3 latin3",
+        "iso8859_4": "csisolatin4 iso-8859-4 iso-ir-110 iso8859-4 iso88594 iso_8859-4 "
+                     "iso_8859-4:1988 l4 latin4",
+        "iso8859_5": "csisolatincyrillic cyrillic iso-8859-5 iso-ir-144 iso8859-5 iso88595 "
+                     "iso_8859-5 iso_8859-5:1988",
+        "iso8859_6": "arabic asmo-708 csiso88596e csiso88596i csisolatinarabic ecma-114 "
+                     "iso-8859-6 iso-8859-6-e iso-8859-6-i iso-ir-127 iso8859-6 iso88596 "
+                     "iso_8859-6 iso_8859-6:1987",
+        "iso8859_7": "csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 "
+                     "iso8859-7 iso88597 iso_8859-7 iso_8859-7:1987 sun_eu_greek",
+        "iso8859_8": "csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e iso-ir-138 "
+                     "iso8859-8 iso88598 iso_8859-8 iso_8859-8:1988 visual csiso88598i "
+                     "iso-8859-8-i logical",
+        "iso8859_10": "csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 l6 latin6",
+        "iso8859_13": "iso-8859-13 iso8859-13 iso885913",
+        "iso8859_14": "iso-8859-14 iso8859-14 iso885914",
+        "iso8859_15": "csisolatin9 iso-8859-15 iso8859-15 iso885915 iso_8859-15 l9",
+        "iso8859_16": "iso-8859-16",
+        "koi8_r": "cskoi8r koi koi8 koi8-r koi8_r",
+        "koi8_u": "koi8-ru koi8-u",
+        "mac_roman": "csmacintosh mac macintosh x-mac-roman",
+        "mac_cyrillic": "x-mac-cyrillic x-mac-ukrainian",
+        "cp874": "dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874",
+        "cp1250": "cp1250 windows-1250 x-cp1250",
+        "cp1251": "cp1251 windows-1251 x-cp1251",
+        "cp1252": "ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 "
+                  "iso8859-1 iso88591 iso_8859-1 iso_8859-1:1987 l1 latin1 us-ascii "
+                  "windows-1252 x-cp1252",
+        "cp1253": "cp1253 windows-1253 x-cp1253",
+        "cp1254": "cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 "
+                  "iso_8859-9:1989 l5 latin5 windows-1254 x-cp1254",
+        "cp1255": "cp1255 windows-1255 x-cp1255",
+        "cp1256": "cp1256 windows-1256 x-cp1256",
+        "cp1257": "cp1257 windows-1257 x-cp1257",
+        "cp1258": "cp1258 windows-1258 x-cp1258",
+        "gb18030": "chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 "
+                   "x-gbk gb18030",
+        "big5hkscs": "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
+        "euc_jis_2004": "cseucpkdfmtjapanese euc-jp x-euc-jp",
+        "iso2022_jp": "csiso2022jp iso-2022-jp",
+        "cp932": "csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis",
+        "cp949": "cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 "
+                 "ks_c_5601-1989 ksc5601 ksc_5601 windows-949",
+    }.items()
+    for label in (codec, *labels.split())
+}
+_MULTI_BYTE = frozenset({"utf-8", "gb18030", "big5hkscs", "euc_jis_2004", "iso2022_jp", "cp932",
+                         "cp949"})
+_SINGLE_BYTE = frozenset(_LABELS.values()) - _MULTI_BYTE
+
+_CHARSET = re.compile(rb"""charset\s*=\s*["']?\s*([\w.:+-]+)""", re.I)
+_META = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([\w.:+-]+)""", re.I)
+_XML = re.compile(rb"""\s*<\?xml\s[^>]*?encoding\s*=\s*["']?([\w.:+-]+)""", re.I)
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+_LONG_RUN = re.compile(rb"[\x80-\xff]{3,}")
+_SPACED = re.compile(rb"[\x80-\xff] [\x80-\xff]")
+_ASCII_RUN = re.compile("[\x00-\x7f]+")
+_ASCII_BYTES = bytes(range(0x80))
+_UTF8_FFFD = "\ufffd".encode()
+
+# Non-ASCII characters of ordinary Western text in cp1252.
+_WESTERN = frozenset(
+    "\u00a0\u00a1\u00a9\u00ab\u00ae\u00b0\u00b7\u00bb\u00bf"
+    "ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜÝßàáâãäåæçèéêëìíîïñòóôõöøùúûüýÿ"
+    "ŒœŠšŸŽž€‘’‚“”„–—…•™"
+)
+
+
+def decode(data: bytes | bytearray | memoryview | str, declared: str | None = None) -> tuple[str, str]:
+    """Decode page bytes to text; return ``(text, encoding)``.
+
+    ``data`` is bytes, bytearray, memoryview or str (returned unchanged but
+    for NULs, with encoding ``"str"``). ``declared`` is an encoding label or a whole
+    ``Content-Type`` value from the transport (HTTP, WARC), or None. The
+    returned encoding is the Python codec that decoded the text (e.g.
+    ``"utf-8"``, ``"gb18030"``, ``"cp932"``, ``"cp1252"``, ``"utf-16-le"``);
+    the module docstring gives the rules. Never raises on bytes input; NUL
+    characters become U+FFFD.
+
+    Raises:
+        InputError: ``data`` is not bytes-like or str, or ``declared`` is
+            neither a str nor None.
+    """
+    if declared is not None and not isinstance(declared, str):
+        raise InputError(f"decode(): the declared encoding must be a str or None, "
+                         f"not {type(declared).__name__}")
+    if isinstance(data, str):
+        return data.replace("\x00", "\ufffd"), "str"
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    elif not isinstance(data, bytes):
+        raise InputError(f"decode(): expected bytes, bytearray, memoryview or str, "
+                         f"not {type(data).__name__}")
+    text, encoding = _decode_bytes(data, declared)
+    if b"\x00" in data:
+        text = text.replace("\x00", "\ufffd")
+    return text, encoding
+
+
+def _decode_bytes(data, declared):
+    """Apply the rules of the module docstring to ``data`` (bytes)."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return _decode_with(data[len(bom):], encoding), encoding
+    encoding = _sniff_wide(data[:_WIDE_HEAD])
+    if encoding:
+        return _decode_with(data, encoding), encoding
+    text = _strict(data, "utf-8")
+    if text is not None:
+        if not data.isascii():
+            return text, "utf-8"
+        valid = invalid = 0
+    else:
+        valid, invalid = _utf8_counts(data)
+        if valid >= _MOSTLY_UTF8 * invalid:
+            return _decode_with(data, "utf-8"), "utf-8"
+    single_byte = None
+    for encoding in _declared(declared, data[:_HEAD]):
+        if encoding == "utf-8":
+            if text is not None or valid >= invalid:
+                return _decode_with(data, encoding), encoding
+        elif encoding in _SINGLE_BYTE:
+            single_byte = single_byte or encoding
+        else:
+            decoded = _strict(data, encoding)
+            if decoded is not None:
+                return decoded, encoding
+    if single_byte:
+        return _decode_with(data, single_byte), single_byte
+    if text is not None:
+        if b"\x1b" in data:  # ISO-2022-JP switches character sets by escape sequences
+            decoded = _strict(data, "iso2022_jp")
+            if decoded is not None:
+                return decoded, "iso2022_jp"
+        return text, "utf-8"
+    encoding = _guess(data)
+    return _decode_with(data, encoding), encoding
+
+
+def _strict(data, encoding):
+    """``data`` decoded strictly, or None if it is not valid in ``encoding``."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
+
+def _decode_with(data, encoding):
+    """``data`` decoded in ``encoding`` without fail: UTF-8 with its invalid
+    bytes read as cp1252, single-byte code pages through their filled-in
+    table, anything else with invalid sequences as U+FFFD."""
+    if encoding == "utf-8":
+        return data.decode(encoding, "fastx-utf8-cp1252")
+    if encoding in _SINGLE_BYTE:
+        return codecs.charmap_decode(data, "strict", _table(encoding))[0]
+    return data.decode(encoding, "replace")
+
+
+def _utf8_fallback(error):
+    """Codec error handler for UTF-8: undecodable bytes are read as cp1252, a
+    sequence cut off by the end of the data becomes U+FFFD."""
+    if error.reason == "unexpected end of data":
+        return "\ufffd", error.end
+    return _decode_with(error.object[error.start:error.end], "cp1252"), error.end
+
+
+codecs.register_error("fastx-utf8-cp1252", _utf8_fallback)
+
+
+@functools.cache
+def _table(encoding):
+    """The 256-character decoding table of a single-byte code page, with each
+    undefined byte mapped to the code point of the same value."""
+    return "".join(bytes((b,)).decode(encoding, "ignore") or chr(b) for b in range(256))
+
+
+def _sniff_wide(head):
+    """'utf-16-le', 'utf-16-be', 'utf-32-le' or 'utf-32-be' if the NUL bytes of
+    ``head`` sit where ASCII characters leave zeros in that form, else None."""
+    if len(head) < 2:
+        return None
+    size = len(head) // 4 * 4
+    quarter = size // 4
+    zeros = [head[i:size:4].count(0) for i in range(4)]
+    if quarter and zeros[3] == quarter and zeros[2] > 0.9 * quarter and zeros[0] < 0.5 * quarter:
+        return "utf-32-le"
+    if quarter and zeros[0] == quarter and zeros[1] > 0.9 * quarter and zeros[3] < 0.5 * quarter:
+        return "utf-32-be"
+    size = len(head) // 2 * 2
+    even, odd = head[0:size:2].count(0), head[1:size:2].count(0)
+    if odd >= size / 8 and even <= odd / 8:
+        return "utf-16-le"
+    if even >= size / 8 and odd <= even / 8:
+        return "utf-16-be"
+    return None
+
+
+def _utf8_counts(data):
+    """How many valid multi-byte and how many invalid sequences ``data`` has as UTF-8."""
+    text = data.decode("utf-8", "replace")
+    invalid = text.count("\ufffd") - data.count(_UTF8_FFFD)
+    return len(text) - len(text.encode("ascii", "ignore")) - invalid, invalid
+
+
+def _declared(declared, head):
+    """The Python codecs named by the caller's label, then by the ``<meta>``
+    tags and the XML declaration in ``head``, in order; unknown labels skipped."""
+    labels = []
+    if declared:
+        found = _CHARSET.search(declared.encode("ascii", "replace"))
+        labels.append(found.group(1).decode("ascii") if found else declared)
+    labels.extend(label.decode("ascii") for label in _META.findall(head))
+    xml = _XML.match(head)
+    if xml:
+        labels.append(xml.group(1).decode("ascii"))
+    return [codec for codec in map(_lookup, labels) if codec]
+
+
+def _lookup(label):
+    """The Python codec for an encoding label (WHATWG or Python spelling), or None."""
+    key = label.strip().strip("\"'").lower()
+    if key in _LABELS:
+        return _LABELS[key]
+    try:
+        name = codecs.lookup(key).name
+    except (LookupError, ValueError):  # ValueError: NUL or lone surrogate in the label
+        return None
+    return _LABELS.get(name) or _LABELS.get(name.replace("_", "-"))
+
+
+def _guess(data):
+    """The encoding that best explains undeclared, non-UTF-8 ``data``."""
+    first = _NON_ASCII.search(data).start()
+    sample = data[first:first + _SAMPLE]
+    final = first + _SAMPLE >= len(data)
+    # Western text has its non-ASCII letters one or two at a time between
+    # ASCII ones: runs of three or more non-ASCII bytes are no evidence for it.
+    text = _decode_with(_LONG_RUN.sub(b"", sample), "cp1252")
+    best, best_score = "cp1252", _score(text, _WESTERN, len(sample), 1)
+    # Korean separates words by spaces; Chinese and Japanese do not.
+    spaced = len(_SPACED.findall(sample)) > 0.04 * len(sample.translate(None, _ASCII_BYTES))
+    for encoding, common in _common_chars().items():
+        text = codecs.getincrementaldecoder(encoding)("replace").decode(sample, final)
+        score = _score(text, common, len(sample), 2)
+        if spaced != (encoding == "cp949"):
+            score *= 0.8
+        if score > best_score:
+            best, best_score = encoding, score
+    return best
+
+
+def _score(text, common, size, width):
+    """How well ``text``, decoded from ``size`` bytes, is explained: the share
+    of the bytes behind its non-ASCII characters that are ``common``
+    characters (``width`` bytes each), less those that failed to decode."""
+    chars = _ASCII_RUN.sub("", text)
+    non_ascii = size - (len(text) - len(chars))
+    good = sum(map(common.__contains__, chars))
+    return width * (good - chars.count("\ufffd")) / max(non_ascii, 1)
+
+
+@functools.cache
+def _common_chars():
+    """For each guessed CJK codec, the characters common in its language:
+    punctuation, kana for Japanese, the first-level hanzi/kanji of GB 2312,
+    Big5 and JIS X 0208, the hangul of KS X 1001."""
+    euc = range(0xA1, 0xFF)
+    big5 = [*range(0x40, 0x7F), *range(0xA1, 0xFF)]
+    japanese = _chars("euc_jp", [0xA1, 0xA4, 0xA5, *range(0xB0, 0xD0)], euc)
+    return {
+        "gb18030": _chars("gb2312", [0xA1, 0xA3, *range(0xB0, 0xD8)], euc),
+        "cp932": japanese,
+        "euc_jis_2004": japanese,
+        "big5hkscs": _chars("big5", range(0xA1, 0xC6), big5) | _chars("big5", [0xC6], range(0x40, 0x7F)),
+        "cp949": _chars("euc_kr", [0xA1, *range(0xB0, 0xC9)], euc),
+    }
+
+
+def _chars(encoding, leads, trails):
+    """The characters that the two-byte codes ``leads`` x ``trails`` decode to."""
+    return frozenset(
+        "".join(bytes((lead, trail)).decode(encoding, "ignore") for lead in leads for trail in trails)
+    )

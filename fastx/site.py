@@ -1,0 +1,401 @@
+"""Learned site rules: Zhou & Sun, "Web Content Extraction Through Machine
+Learning" (seeds/001).
+
+Pages of one site share a template.  :meth:`SiteModel.learn` clusters the
+text blocks of several pages of a site by how they look, finds the clusters
+that hold the article text, and turns them into CSS-selector rules;
+:meth:`SiteModel.extract` then applies only the rules, which is about as fast
+as parsing the page.
+
+1. Text blocks (Sect. 3.1): for each text node, its nearest block-level
+   ancestor; the block's text is the text whose nearest block it is.
+2. Features (Sect. 3.1, 4): what the page itself says about the block's look
+   (tag, tag path, the ids and classes of the block and its nearest
+   ancestors, inline style declarations, depth, position in the document,
+   length, link share and punctuation of its text) and, when the page was
+   rendered, its computed CSS properties (``styles=``).  Each property value
+   is a discrete variable, one-hot encoded (Sect. 4).
+3. DBSCAN over the blocks of all pages (Sect. 4; scikit-learn's, in the
+   ``site`` extra).
+4. Cluster scores (Sect. 5): each block's TF-IDF similarity to its page's
+   title and description, after lower-casing, tokenizing, removing English
+   stop words and stemming (character bigrams for CJK text, Sect. 8.2); a
+   cluster scores the mean of its blocks, and clusters scoring at least
+   ``score_ratio`` of the best one are content.
+5. Rules (Sect. 6): the CSS selector paths of the content blocks,
+   consolidated per cluster: selectors with the same number of steps and
+   tags are merged by intersecting the ids and classes at each step.
+
+>>> model = fastx.SiteModel.learn(pages, urls)
+>>> model.extract(new_page).text
+>>> model.save("site.json"); fastx.SiteModel.load("site.json")
+>>> fastx.extract(page, method="site", model=model)
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import _core
+from .errors import FastxError, InputError, ModelError
+
+FORMAT = "fastx-site-rules"
+VERSION = 1
+
+_DIGITS = re.compile(r"\d+")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_ANCESTORS = 3          # ancestors whose tag/classes/id are block features
+
+
+@dataclass(frozen=True)
+class Step:
+    """One element of a selector path: tag name, id (or None) and required classes."""
+    tag: str
+    id: str | None
+    classes: tuple[str, ...]
+
+    def __str__(self):
+        return self.tag + (f"#{self.id}" if self.id else "") + "".join(f".{c}" for c in self.classes)
+
+
+def selector(steps) -> str:
+    """CSS form of a rule: ``html > body > div#main.article > p``."""
+    return " > ".join(str(s) for s in steps)
+
+
+def consolidate(paths) -> list[tuple[Step, ...]]:
+    """Merge selector paths as in Sect. 6: paths with the same number of steps
+    (and the same tags) become one, keeping at each step only the id and the
+    classes they all have."""
+    groups: dict[tuple, list] = {}
+    for path in paths:
+        key = tuple(s.tag for s in path)
+        if key not in groups:
+            groups[key] = [[s.id, set(s.classes)] for s in path]
+            continue
+        for acc, s in zip(groups[key], path):
+            if acc[0] != s.id:
+                acc[0] = None
+            acc[1] &= set(s.classes)
+    return [tuple(Step(t, i, tuple(sorted(c))) for t, (i, c) in zip(tags, acc))
+            for tags, acc in groups.items()]
+
+
+# ---------------------------------------------------------------- text blocks
+@dataclass
+class Block:
+    page: int
+    node: int
+    text: str
+    path: tuple[Step, ...]
+    features: dict
+
+
+def _tag_name(doc, i) -> str:
+    tid = int(doc.tag[i])
+    if tid < 1024 and tid not in _core.TAG_NAMES_BY_ID:
+        return f"#{tid}"          # a static lexbor tag the calibration does not name
+    return doc.tag_name(i)
+
+
+def _step(doc, i) -> Step:
+    ident = (doc.attr(i, "id") or "").strip() or None
+    classes = tuple(sorted(set((doc.attr(i, "class") or "").split())))
+    return Step(_tag_name(doc, i), ident, classes)
+
+
+def _style_decls(value: str | None) -> list[str]:
+    out = []
+    for decl in (value or "").split(";"):
+        if ":" in decl:
+            k, v = decl.split(":", 1)
+            k, v = k.strip().lower(), " ".join(v.strip().lower().split())
+            if k and v:
+                out.append(f"{k}={v}")
+    return out
+
+
+def text_blocks(doc, page: int = 0, styles: dict | None = None) -> list[Block]:
+    """The text blocks of a page with their selector paths and one-hot features (Sect. 3.1)."""
+    blk = _core.block_ancestors(doc)
+    kind, flags = doc.kind, doc.flags
+    in_link = _core.NODE_FLAGS["in_link"]
+    texts: dict[int, list[int]] = {}
+    for t in np.nonzero((kind == _core.KIND_TEXT) & (blk >= 0))[0]:
+        texts.setdefault(int(blk[t]), []).append(int(t))
+    steps: dict[int, Step] = {}
+
+    def step(i):
+        s = steps.get(i)
+        if s is None:
+            s = steps[i] = _step(doc, i)
+        return s
+
+    n = max(1, doc.n)
+    out = []
+    for b, nodes in texts.items():
+        chain = []
+        i = b
+        while i >= 0:
+            chain.append(i)
+            i = int(doc.parent[i])
+        chain.reverse()
+        path = tuple(step(i) for i in chain)
+        chars = int(sum(int(doc.chars[t]) for t in nodes))
+        if chars == 0:
+            continue
+        link = sum(int(doc.chars[t]) for t in nodes if flags[t] & in_link)
+        punct = sum(int(doc.punct[t]) for t in nodes)
+        f = {"tag=" + path[-1].tag: 1, "tagpath=" + ">".join(s.tag for s in path): 1,
+             f"depth={len(path)}": 1, f"pos={min(9, 10 * b // n)}": 1,
+             f"len={int(math.log2(chars + 1))}": 1, f"link={round(4 * link / chars)}": 1,
+             f"punct={min(punct, 3)}": 1}
+        for k in range(min(_ANCESTORS + 1, len(path))):
+            s = path[len(path) - 1 - k]
+            f[f"up{k}=" + s.tag + "".join("." + _DIGITS.sub("#", c) for c in s.classes)] = 1
+            if s.id:
+                f[f"id{k}=" + _DIGITS.sub("#", s.id)] = 1
+        for decl in _style_decls(doc.attr(b, "style")):
+            f["style:" + decl] = 1
+        if styles and b in styles:
+            for k, v in styles[b].items():
+                f[f"css:{k}={v}"] = 1
+        out.append(Block(page, b, " ".join(doc.text(t) for t in nodes), path, f))
+    return out
+
+
+# ---------------------------------------------------------------- TF-IDF scoring (Sect. 5)
+class _Terms:
+    """Lower-case, tokenize, drop English stop words, stem; CJK text as character bigrams."""
+
+    def __init__(self):
+        try:
+            import snowballstemmer
+            from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+        except ImportError as exc:
+            raise ModelError("learning site rules needs scikit-learn and snowballstemmer: "
+                             "pip install 'fastx[site]'") from exc
+        self.stem = snowballstemmer.stemmer("english").stemWord
+        self.stop = ENGLISH_STOP_WORDS
+        self.cache: dict[str, str] = {}
+
+    def __call__(self, text: str) -> list[str]:
+        text = text.lower()
+        out = []
+        for tok in _WORD.findall(text):
+            if _CJK.search(tok):
+                chars = [c for c in tok]
+                out.extend(a + b for a, b in zip(chars, chars[1:]) if _CJK.match(a) and _CJK.match(b))
+                continue
+            if tok in self.stop or len(tok) < 2:
+                continue
+            s = self.cache.get(tok)
+            if s is None:
+                s = self.cache[tok] = self.stem(tok)
+            out.append(s)
+        return out
+
+
+def cluster_scores(blocks: list[Block], labels, queries: list[str], terms=None) -> dict:
+    """TF-IDF similarity of each cluster to the pages' titles and descriptions (Sect. 5).
+
+    A cluster's text on one page (its blocks there, joined) is a document d;
+    D is every such document.  On page k, score(d) = sum over the terms t of
+    page k's title and description of tf(t, d) * log(|D| / |{d' : t in d'}|);
+    a cluster scores the mean over the pages it appears on.  Noise blocks
+    (label -1) form no cluster.
+    """
+    terms = terms or _Terms()
+    docs: dict[tuple[int, int], Counter] = {}
+    for b, lab in zip(blocks, labels):
+        if lab < 0:
+            continue
+        docs.setdefault((int(lab), b.page), Counter()).update(terms(b.text))
+    df = Counter(t for bag in docs.values() for t in bag)
+    nd = max(1, len(docs))
+    qterms = [set(terms(q)) for q in queries]
+    per_cluster: dict[int, list[float]] = {}
+    for (lab, page), bag in docs.items():
+        s = sum(bag[t] * math.log(nd / df[t]) for t in qterms[page] if t in bag)
+        per_cluster.setdefault(lab, []).append(s)
+    return {lab: sum(v) / len(v) for lab, v in per_cluster.items()}
+
+
+# ---------------------------------------------------------------- the model
+class SiteModel:
+    """Extraction rules learned from pages of one site (seeds/001).
+
+    ``rules`` are selector paths (tuples of :class:`Step`); ``stats`` records
+    how they were learned.  Build one with :meth:`learn` or :meth:`load`.
+    """
+
+    def __init__(self, rules, params: dict | None = None, stats: dict | None = None):
+        self.rules = [tuple(r) for r in rules]
+        self.params = dict(params or {})
+        self.stats = dict(stats or {})
+        self._compiled = None
+
+    def __repr__(self):
+        return f"<fastx.SiteModel rules={len(self.rules)}>"
+
+    @property
+    def selectors(self) -> list[str]:
+        return [selector(r) for r in self.rules]
+
+    # ------------------------------------------------------------ learning
+    @classmethod
+    def learn(cls, pages, urls=None, *, styles=None, eps: float = 1.5, min_samples: int | None = None,
+              score_ratio: float = 0.2, encoding: str | None = None, render=False) -> "SiteModel":
+        """Learn rules from `pages` (HTML str/bytes or Docs) of one site.
+
+        urls: the pages' URLs (optional, kept on the Docs).
+        styles: per page, {Doc node index: {css property: computed value}}
+            for rendered pages (computed CSS features, Sect. 3.1).
+        render: True (or a fastx.render.Renderer) renders the pages in
+            headless Chromium and fills `styles` from their computed CSS
+            (fastx.render.page_styles; needs fastx[render] and a Chromium).
+        eps, min_samples: DBSCAN's neighbourhood radius (Euclidean over the
+            one-hot features: about eps**2 differing features) and core size
+            (default: half the pages, at least 2).
+        score_ratio: clusters scoring at least this share of the best
+            cluster's TF-IDF score are content.
+        """
+        from .api import parse
+        t0 = time.perf_counter()
+        pages = list(pages)
+        if not pages:
+            raise InputError("SiteModel.learn needs at least one page")
+        urls = list(urls) if urls is not None else [None] * len(pages)
+        if len(urls) != len(pages):
+            raise InputError(f"got {len(pages)} pages but {len(urls)} urls")
+        if styles is not None and len(styles) != len(pages):
+            raise InputError(f"got {len(pages)} pages but {len(styles)} style maps")
+        if eps <= 0:
+            raise InputError(f"eps must be positive, got {eps!r}")
+        if not 0.0 <= score_ratio <= 1.0:
+            raise InputError(f"score_ratio must be between 0 and 1, got {score_ratio!r}")
+        try:
+            from sklearn.cluster import DBSCAN
+            from sklearn.feature_extraction import DictVectorizer
+        except ImportError as exc:
+            raise ModelError("learning site rules needs scikit-learn: pip install 'fastx[site]'") from exc
+        terms = _Terms()
+        docs = [parse(p, url=u, encoding=encoding) for p, u in zip(pages, urls)]
+        if render is not False and styles is None:      # computed CSS hook (fastx.render, issue 6)
+            from .render import page_styles
+            styles = page_styles(docs, render)
+        blocks: list[Block] = []
+        for k, d in enumerate(docs):
+            blocks.extend(text_blocks(d, k, styles[k] if styles is not None else None))
+        if not blocks:
+            raise ModelError("the pages have no text blocks to learn from")
+        if min_samples is None:
+            min_samples = max(2, len(docs) // 2)
+        X = DictVectorizer(sparse=True).fit_transform([b.features for b in blocks])
+        labels = DBSCAN(eps=eps, min_samples=min_samples).fit_predict(X)
+        queries = [f"{d.title} {d.description}" for d in docs]
+        cluster_score = cluster_scores(blocks, labels.tolist(), queries, terms)
+        best = max(cluster_score.values(), default=0.0)
+        if best <= 0:
+            raise ModelError(f"no cluster of text blocks resembles the pages' titles and descriptions "
+                             f"({len(blocks)} blocks, {len(cluster_score)} clusters); learn from more "
+                             f"pages of the site, or pages that carry a title or meta description")
+        chosen = sorted(c for c, s in cluster_score.items() if s > 0 and s >= score_ratio * best)
+        rules = []
+        for c in chosen:
+            for r in consolidate(b.path for b, lab in zip(blocks, labels) if lab == c):
+                if r not in rules:
+                    rules.append(r)
+        stats = {"pages": len(docs), "blocks": len(blocks), "clusters": len(cluster_score),
+                 "noise_blocks": int((labels == -1).sum()), "content_clusters": len(chosen),
+                 "cluster_scores": {str(c): round(s, 4) for c, s in sorted(cluster_score.items())},
+                 "learn_seconds": round(time.perf_counter() - t0, 4)}
+        params = {"eps": eps, "min_samples": min_samples, "score_ratio": score_ratio}
+        return cls(rules, params, stats)
+
+    # ------------------------------------------------------------ applying
+    def _compile(self):
+        """Rules as arrays for ``_core.site_match``: token table, step tags, required token bits."""
+        if self._compiled is None:
+            tokens: dict[tuple[str, str], int] = {}
+            for r in self.rules:
+                for s in r:
+                    if s.id:
+                        tokens.setdefault(("#", s.id), len(tokens))
+                    for c in s.classes:
+                        tokens.setdefault((".", c), len(tokens))
+            wt = max(1, (len(tokens) + 63) // 64)
+            nr = len(self.rules)
+            length = max((len(r) for r in self.rules), default=1)
+            tag = np.full((nr, length), -1, dtype=np.int32)
+            need = np.zeros((nr, length, wt), dtype=np.uint64)
+            for k, r in enumerate(self.rules):
+                for d, s in enumerate(r):
+                    tag[k, d] = _core.site_tag_id(s.tag)
+                    bits = ([tokens[("#", s.id)]] if s.id else []) + [tokens[(".", c)] for c in s.classes]
+                    for b in bits:
+                        need[k, d, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+            hashes = np.array([_core.site_token_hash(kd, tok) for kd, tok in tokens], dtype=np.uint64)
+            order = np.argsort(hashes, kind="stable")
+            bit = np.array(list(tokens.values()), dtype=np.int32)
+            self._compiled = (np.ascontiguousarray(hashes[order]), np.ascontiguousarray(bit[order]), tag, need,
+                              np.array([len(r) for r in self.rules], dtype=np.int32))
+        return self._compiled
+
+    def keep(self, doc) -> np.ndarray:
+        """uint8 keep mask of the rules over a Doc (no clustering: one sweep in ``_core``)."""
+        return _core.site_match(doc, *self._compile())
+
+    def extract(self, html, url: str | None = None, encoding: str | None = None):
+        """Apply the rules to a page (HTML str/bytes or a Doc) -> :class:`fastx.Extraction`."""
+        from .api import Extraction, parse
+        doc = parse(html, url=url, encoding=encoding)
+        keep = self.keep(doc)
+        return Extraction(text=doc.render_text(keep), title=doc.title, description=doc.description,
+                          method="site", url=url if url is not None else doc.url, doc=doc, keep=keep)
+
+    # ------------------------------------------------------------ persistence
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "params": self.params, "stats": self.stats,
+                "rules": [{"selector": selector(r),
+                           "steps": [[s.tag, s.id, list(s.classes)] for s in r]} for r in self.rules]}
+
+    @classmethod
+    def from_dict(cls, data) -> "SiteModel":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ModelError(f"not a fastx site-rules file (expected \"format\": \"{FORMAT}\")")
+        if data.get("version") != VERSION:
+            raise ModelError(f"site-rules version {data.get('version')!r} is not supported "
+                             f"(this fastx reads version {VERSION}); learn the rules again")
+        try:
+            rules = [tuple(Step(str(t), str(i) if i else None, tuple(str(c) for c in cs))
+                           for t, i, cs in r["steps"]) for r in data["rules"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"corrupt site-rules file: {exc}") from exc
+        return cls(rules, data.get("params"), data.get("stats"))
+
+    def save(self, path) -> None:
+        """Write the rules as JSON."""
+        try:
+            Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            raise ModelError(f"cannot write site rules to {path}: {exc.strerror or exc}") from exc
+
+    @classmethod
+    def load(cls, path) -> "SiteModel":
+        """Read rules written by :meth:`save`."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ModelError(f"cannot read site rules from {path}: {exc.strerror or exc}") from exc
+        except ValueError as exc:
+            raise ModelError(f"site rules file {path} is not valid JSON: {exc}") from exc
+        return cls.from_dict(data)
