@@ -131,7 +131,10 @@ def run_peers(compare, pages, names, scorer):
     table = compare.extractors()
     for name in names:
         fn = compare.fastx_extractor("fastx:" + name.split(":", 1)[1]) if name.startswith("fastx:") else table[name]
-        timed(fn, pages[0]["html"], pages[0]["meta"])       # warm-up, as compare.py does
+        _, _, err = timed(fn, pages[0]["html"], pages[0]["meta"])       # warm-up, as compare.py does
+        if name.startswith("fastx:") and isinstance(err, fastx.ModelError):
+            print(f"{name}: skipped, not usable here: {err}", file=sys.stderr)
+            continue
         for p in pages:
             meta = dict(p["meta"], url=p["url"])
             text, s, err = timed(fn, p["html"], meta)
@@ -140,14 +143,14 @@ def run_peers(compare, pages, names, scorer):
             scorer.add(name, p, text or "", s)
 
 
-def run_layout(pages, scorer, name="fastx:layout", **params):
+def run_layout(pages, scorer, name="fastx:layout", use_references=True, **params):
     by_site = defaultdict(list)
     for p in pages:
         by_site[p["site"]].append(p)
     refs_used = 0
     fastx.extract(pages[0]["html"], method="layout")        # warm-up
     for p in pages:
-        others = [(q["url"], q["html"]) for q in by_site[p["site"]] if q is not p]
+        others = [(q["url"], q["html"]) for q in by_site[p["site"]] if q is not p] if use_references else []
         kw = {"references": others} if others else {}
         res, s, err = timed(fastx.extract, p["html"], method="layout", url=p["url"], **kw, **params)
         if err is not None:
@@ -220,7 +223,9 @@ def show(corpus, name, m):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dataset", default="cpe,swde-book", help="cpe, swde-book, or both joined by ','")
-    ap.add_argument("--methods", default="layout,site", help="fastx site-level methods: layout, site")
+    ap.add_argument("--methods", default="layout,layout-refine,layout-noref,site",
+                    help="layout (reference: most URL-similar other page), layout-refine (plus line blocks), "
+                         "layout-noref (no reference), site")
     ap.add_argument("--peers", default="parse-only,trafilatura,readability,fastx:cetd,fastx:default",
                     help="compare.py extractors and fastx:METHOD (unregistered fastx methods are skipped)")
     ap.add_argument("--limit", type=int, help="first N pages of each corpus")
@@ -239,9 +244,10 @@ def main(argv=None):
         methods = a.methods.split(",")
         if "layout" in methods:
             run_layout(pages, scorer, link_ratio=a.link_ratio, refine=a.refine)
-        if "layout-noref" in methods:
-            run_peers(compare, pages, ["fastx:layout"], scorer)
-            scorer.rows["fastx:layout-noref"] = scorer.rows.pop("fastx:layout", [])
+        if "layout-refine" in methods:
+            run_layout(pages, scorer, "fastx:layout+refine", link_ratio=a.link_ratio, refine=True)
+        if "layout-noref" in methods:      # the documented fallback: no reference page
+            run_layout(pages, scorer, "fastx:layout-noref", False, link_ratio=a.link_ratio, refine=a.refine)
         if "site" in methods and corpus != "swde-book":
             run_site(pages, scorer, a.train)
         run_peers(compare, pages, peers, scorer)

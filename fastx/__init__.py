@@ -14,9 +14,12 @@ from ._core import Doc
 from .api import Extraction, extract, methods, parse
 from . import evaluate
 from .site import SiteModel
+from .records import Record, records
+from .simhash import hamming, simhash
 
 __version__ = "0.1.0"
 
 __all__ = ["extract", "parse", "methods", "evaluate", "Doc", "Extraction", "FastxError", "InputError",
            "DecodeError", "ParseError", "LayoutError", "UnknownMethodError", "MissingPositionsError",
-           "ModelError", "RenderError", "ExtractionTimeout", "__version__", "SiteModel"]
+           "ModelError", "RenderError", "ExtractionTimeout", "__version__", "SiteModel",
+           "records", "Record", "simhash", "hamming"]

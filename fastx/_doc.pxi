@@ -208,6 +208,39 @@ cdef bint _hidden(fx_node *node, uint32_t props) noexcept nogil:
 
 cdef uint8_t _ascii_class[128]     # bit 1 space, 2 punctuation, 4 word character
 
+cdef extern from *:
+    """
+    /* The ASCII run of a text node: collapse whitespace, count words and
+       punctuation, branch-free.  Locals only, restrict pointers: the byte
+       loop stays in registers.  Returns the index of the first non-ASCII
+       byte (or n). */
+    static inline size_t fx_ascii_run(const unsigned char *restrict s, size_t i, size_t n,
+                                      unsigned char *restrict out, size_t *o_io,
+                                      int *prev_sp_io, int *prev_wd_io, int *words_io, int *punct_io,
+                                      const unsigned char *restrict table) {
+        size_t o = *o_io;
+        int prev_sp = *prev_sp_io, prev_wd = *prev_wd_io, words = *words_io, punct = *punct_io;
+        while (i < n) {
+            unsigned char c = s[i];
+            if (c >= 128) break;
+            unsigned char cls = table[c];
+            int sp = cls & 1, wd = (cls >> 2) & 1;
+            out[o] = sp ? 32 : c;
+            o += 1 - (sp & prev_sp);
+            words += wd & (1 - prev_wd);
+            punct += (cls >> 1) & 1;
+            prev_sp = sp;
+            prev_wd = wd;
+            i++;
+        }
+        *o_io = o; *prev_sp_io = prev_sp; *prev_wd_io = prev_wd; *words_io = words; *punct_io = punct;
+        return i;
+    }
+    """
+    size_t fx_ascii_run(const unsigned char *s, size_t i, size_t n, unsigned char *out, size_t *o_io,
+                        int *prev_sp_io, int *prev_wd_io, int *words_io, int *punct_io,
+                        const unsigned char *table) nogil
+
 
 cdef void _init_ascii_class() noexcept:
     cdef uint32_t c
@@ -342,7 +375,8 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     cdef size_t n = cd.data.length, i = 0, start
     cdef uint32_t cp
     cdef unsigned char c, cls, *out
-    cdef int sp, wd, prev_sp = 1, prev_wd = 0
+    cdef int prev_sp = 1, prev_wd = 0, iwords = 0, ipunct = 0
+    cdef size_t uo
     cdef bint lead_ws
     cdef int32_t chars = 0, punct = 0, words = 0, extra = 0
     cdef Py_ssize_t off = b.blen, o
@@ -356,18 +390,10 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     out = b.buf
     o = b.blen
     while i < n:
-        c = s[i]
-        if c < 128:
-            cls = _ascii_class[c]
-            sp = cls & 1
-            wd = (cls >> 2) & 1
-            out[o] = 32 if sp else c
-            o += 1 - (sp & prev_sp)
-            words += wd & (1 - prev_wd)
-            punct += (cls >> 1) & 1
-            prev_sp = sp
-            prev_wd = wd
-            i += 1
+        if s[i] < 128:
+            uo = <size_t>o
+            i = fx_ascii_run(s, i, n, out, &uo, &prev_sp, &prev_wd, &iwords, &ipunct, _ascii_class)
+            o = <Py_ssize_t>uo
             continue
         start = i
         cp = _utf8_next(s, n, &i)
@@ -408,6 +434,8 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
             prev_wd = 1
         else:
             prev_wd = 0
+    words += iwords
+    punct += ipunct
     if o > off and out[o - 1] == 32:
         o -= 1
         prev_sp = 2            # marks trailing whitespace
@@ -792,50 +820,58 @@ def _collapse(str s):
 # ---------------------------------------------------------------- output
 
 cdef str _render_text(Doc d, const uint8_t[::1] keep):
-    cdef Py_ssize_t n = d.n, i, last = -1, j
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] end = d.end
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const uint16_t[::1] flags = d.flags
-    cdef const int64_t[::1] off = d.text_off
-    cdef const int32_t[::1] tlen = d.text_len
+    cdef Py_ssize_t n = d.n, i, last = -1, o = 0, total = 0
+    if keep.shape[0] != n:
+        raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
+    cdef const int32_t *parent = <const int32_t *>cnp.PyArray_DATA(d.parent)
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const uint16_t *flags = <const uint16_t *>cnp.PyArray_DATA(d.flags)
+    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
+    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
+    cdef const unsigned char *buf = d.text_buf
     cdef int32_t *blk
     cdef int32_t *bcount
     cdef int32_t cnt = 0
-    cdef const unsigned char *buf = d.text_buf
-    cdef bytearray out = bytearray()
-    if keep.shape[0] != n:
-        raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
+    cdef char *out
+    cdef bint block
     blk = <int32_t *>malloc((n + 1) * sizeof(int32_t))
     bcount = <int32_t *>malloc((n + 1) * sizeof(int32_t))
-    if blk == NULL or bcount == NULL:
+    out = <char *>malloc(len(d.text_buf) + n + 1)
+    if blk == NULL or bcount == NULL or out == NULL:
         free(blk)
         free(bcount)
+        free(out)
         raise MemoryError()
-    try:
+    with nogil:
         for i in range(n):
-            # nearest block ancestor-or-self, and block starts before i
-            if kind[i] == LXB_ELEMENT and flags[i] & (NF_BLOCK | NF_BR):
+            # nearest block ancestor-or-self, and the block starts before i
+            block = kind[i] == LXB_ELEMENT and (flags[i] & (NF_BLOCK | NF_BR)) != 0
+            if block:
                 blk[i] = <int32_t>i
             else:
                 blk[i] = blk[parent[i]] if parent[i] >= 0 else -1
             bcount[i] = cnt
-            if kind[i] == LXB_ELEMENT and flags[i] & (NF_BLOCK | NF_BR):
+            if block:
                 cnt += 1
         for i in range(n):
             if kind[i] != LXB_TEXT or not keep[i]:
                 continue
             if last >= 0:
                 if blk[i] != blk[last] or bcount[i] != bcount[last]:
-                    out += b"\n"
+                    out[o] = 10
+                    o += 1
                 elif flags[last] & NF_WS_AFTER or flags[i] & NF_WS_BEFORE:
-                    out += b" "
-            out += buf[off[i]:off[i] + tlen[i]]
+                    out[o] = 32
+                    o += 1
+            memcpy(out + o, buf + off[i], tlen[i])
+            o += tlen[i]
             last = i
+    try:
+        return out[:o].decode("utf-8", "replace")
     finally:
         free(blk)
         free(bcount)
-    return out.decode("utf-8", "replace")
+        free(out)
 
 
 _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",

@@ -30,8 +30,7 @@
 # bytes object: every page of the development corpora does (their deepest
 # modelled stack is far below the limit, see tests/test_fuzz.py).
 
-from libc.stdlib cimport calloc
-from libc.string cimport memchr, memset
+from libc.string cimport memchr, memmove, memset
 
 GUARD_MAX_DEPTH = 512
 GUARD_MAX_FORMATTING = 32
@@ -64,6 +63,7 @@ cdef enum:
     _G_OPTGROUP = 1 << 23
     _G_ADP = 1 << 24          # address div p (the li/dd/dt loop passes them)
     _G_IGNORE = 1 << 25       # html head body: never pushed again
+    _G_RECON = 1 << 26        # special, yet its start tag reconstructs the active formatting elements
 
 DEF _GUARD_HT = 512           # known-name table (power of 2)
 DEF _GUARD_UNKNOWN = 1024     # id buckets for other names
@@ -129,6 +129,7 @@ def _guard_categories():
     add("optgroup", _G_OPTGROUP)
     add("address div p", _G_ADP)
     add("html head body", _G_IGNORE)
+    add("applet marquee object area br embed img keygen wbr input select", _G_RECON)
     add("span", 0)
     return cats
 
@@ -225,19 +226,28 @@ cdef struct _GuardEntry:
     uint8_t foreign
 
 
+cdef struct _GuardFmt:    # an entry of the list of active formatting elements
+    uint32_t key          # tag id and attributes (Noah's ark compares them); 0 = a marker
+    int32_t id
+    int32_t at            # its stack index while open, -1 once popped (to be reconstructed)
+
+
 cdef struct _Guard:
     const unsigned char *s
     Py_ssize_t n
     _GuardEntry *stack
     int32_t depth
+    int32_t cap           # stack entries allocated
     int32_t max_depth
     int32_t max_formatting
     int32_t max_attrs
+    Py_ssize_t max_reconstructed
     int32_t *top_of       # per id: stack index of the top-most entry with that id, -1
-    int32_t *afe_cnt      # per id: active formatting elements (valid when afe_gen[id] == gen)
-    uint32_t *afe_gen
-    uint32_t gen
-    int32_t afe_total
+    _GuardFmt *afe
+    int32_t afe_len
+    int32_t afe_cap
+    Py_ssize_t reconstructed
+    bint flat             # budget spent: from here on only text (and raw-text elements) pass
     # output: the input minus the dropped byte ranges, built only once something is dropped
     unsigned char *out
     Py_ssize_t olen
@@ -249,24 +259,66 @@ cdef struct _Guard:
     int oom
 
 
-cdef inline void _guard_afe_add(_Guard *g, int32_t ident) noexcept nogil:
-    if g.afe_gen[ident] != g.gen:
-        g.afe_gen[ident] = g.gen
-        g.afe_cnt[ident] = 0
-    g.afe_cnt[ident] += 1
-    g.afe_total += 1
+# ---- the list of active formatting elements
+
+cdef inline int32_t _guard_afe_start(_Guard *g) noexcept nogil:
+    """Index just after the last marker."""
+    cdef int32_t i = g.afe_len
+    while i > 0 and g.afe[i - 1].key != 0:
+        i -= 1
+    return i
 
 
-cdef inline void _guard_afe_remove(_Guard *g, int32_t ident) noexcept nogil:
-    if g.afe_gen[ident] == g.gen and g.afe_cnt[ident] > 0:
-        g.afe_cnt[ident] -= 1
-        g.afe_total -= 1
+cdef inline void _guard_afe_append(_Guard *g, uint32_t key, int32_t ident, int32_t at) noexcept nogil:
+    cdef void *q
+    if g.afe_len == g.afe_cap:
+        q = realloc(g.afe, 2 * g.afe_cap * sizeof(_GuardFmt))
+        if q == NULL:
+            g.oom = 1
+            return
+        g.afe = <_GuardFmt *>q
+        g.afe_cap *= 2
+    g.afe[g.afe_len].key = key
+    g.afe[g.afe_len].id = ident
+    g.afe[g.afe_len].at = at
+    g.afe_len += 1
 
 
-cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, bint foreign) noexcept nogil:
+cdef inline void _guard_afe_delete(_Guard *g, int32_t i) noexcept nogil:
+    memmove(&g.afe[i], &g.afe[i + 1], (g.afe_len - i - 1) * sizeof(_GuardFmt))
+    g.afe_len -= 1
+
+
+cdef inline int32_t _guard_afe_find(_Guard *g, int32_t ident) noexcept nogil:
+    """Last entry with this tag after the last marker, -1."""
+    cdef int32_t i = g.afe_len
+    while i > 0 and g.afe[i - 1].key != 0:
+        i -= 1
+        if g.afe[i].id == ident:
+            return i
+    return -1
+
+
+cdef inline int32_t _guard_noah(_Guard *g, uint32_t key) noexcept nogil:
+    """Noah's ark: the earliest of three identical entries after the last marker, -1."""
+    cdef int32_t i = g.afe_len, count = 0, earliest = -1
+    while i > 0 and g.afe[i - 1].key != 0:
+        i -= 1
+        if g.afe[i].key == key:
+            count += 1
+            earliest = i
+    return earliest if count >= 3 else -1
+
+
+# ---- the stack of open elements
+
+cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, bint foreign, uint32_t key) noexcept nogil:
     cdef int32_t k = g.depth
-    cdef _GuardEntry *e = &g.stack[k]
+    cdef _GuardEntry *e
     cdef _GuardEntry *p
+    if k >= g.cap:
+        return
+    e = &g.stack[k]
     if foreign:
         cat = (_G_SCOPE | _G_BUTTON | _G_LISTS | _G_SPECIAL) if cat & _G_INTEGRATION else 0
     e.id = ident
@@ -292,8 +344,10 @@ cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, bint foreig
         e.b_special = k
         if not cat & _G_ADP:
             e.b_lialg = k
-    if cat & _G_FORMAT:
-        _guard_afe_add(g, ident)
+    if cat & _G_MARKER:
+        _guard_afe_append(g, 0, 0, -1)
+    elif cat & _G_FORMAT and key != 0:
+        _guard_afe_append(g, key, ident, k)
     g.depth = k + 1
     if g.depth > g.deepest:
         g.deepest = g.depth
@@ -302,13 +356,41 @@ cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, bint foreig
 cdef inline void _guard_pop_to(_Guard *g, int32_t j) noexcept nogil:
     """Pop entries until the stack holds j entries (entry j included in the pop)."""
     cdef _GuardEntry *e
+    cdef int32_t i
     while g.depth > j:
         g.depth -= 1
         e = &g.stack[g.depth]
         g.top_of[e.id] = e.prev
         if e.cat & _G_MARKER:
-            g.gen += 1          # a marker: the active formatting elements after it are cleared
-            g.afe_total = 0
+            # clear the active formatting elements up to the last marker
+            while g.afe_len > 0:
+                g.afe_len -= 1
+                if g.afe[g.afe_len].key == 0:
+                    break
+        elif e.cat & _G_FORMAT:
+            i = g.afe_len
+            while i > 0 and g.afe[i - 1].key != 0:
+                i -= 1
+                if g.afe[i].at == g.depth:
+                    g.afe[i].at = -1          # still active: re-created at the next text
+                    break
+
+
+cdef void _guard_reconstruct(_Guard *g) noexcept nogil:
+    """Reconstruct the active formatting elements: re-open those popped since."""
+    cdef int32_t i = g.afe_len, k
+    if i == 0 or g.afe[i - 1].key == 0 or g.afe[i - 1].at >= 0:
+        return
+    while i > 0 and g.afe[i - 1].key != 0 and g.afe[i - 1].at < 0:
+        i -= 1
+    for k in range(i, g.afe_len):
+        if g.depth >= g.cap:
+            break
+        _guard_push(g, g.afe[k].id, _guard_cat[g.afe[k].id], False, 0)
+        g.afe[k].at = g.depth - 1
+        g.reconstructed += 1
+    if g.reconstructed > g.max_reconstructed:
+        g.flat = True
 
 
 cdef inline int32_t _guard_base(_Guard *g, int kind) noexcept nogil:
@@ -341,18 +423,31 @@ cdef inline bint _guard_in_foreign(_Guard *g) noexcept nogil:
     return t.foreign and not (t.cat & _G_SCOPE)
 
 
-cdef void _guard_end_formatting(_Guard *g, int32_t ident) noexcept nogil:
-    """The adoption agency, as far as depth goes."""
+cdef void _guard_any_end(_Guard *g, int32_t ident) noexcept nogil:
+    """'Any other end tag': close the element unless a special element is in between."""
     cdef int32_t j = g.top_of[ident]
+    if j >= 0 and j >= _guard_base(g, 4):
+        _guard_pop_to(g, j)
+
+
+cdef void _guard_adoption(_Guard *g, int32_t ident) noexcept nogil:
+    """The adoption agency algorithm, as far as the stack's depth and the list go."""
+    cdef int32_t f = _guard_afe_find(g, ident), j
+    if f < 0:
+        _guard_any_end(g, ident)
+        return
+    j = g.afe[f].at
     if j < 0:
-        _guard_afe_remove(g, ident)      # active but not open: dropped from the list
+        _guard_afe_delete(g, f)          # active but not open: dropped from the list
         return
     if j < _guard_base(g, 0):
         return                           # not in scope: ignored
     if _guard_base(g, 4) > j:
         return                           # a furthest block: the element moves, the depth stays
     _guard_pop_to(g, j)
-    _guard_afe_remove(g, ident)
+    f = _guard_afe_find(g, ident)
+    if f >= 0:
+        _guard_afe_delete(g, f)
 
 
 cdef enum:
@@ -361,9 +456,9 @@ cdef enum:
     _GUARD_FOREIGN_TAG = 2
 
 
-cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing) noexcept nogil:
+cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing, uint32_t key) noexcept nogil:
     """Model a start tag: _GUARD_DROP (leave it out), _GUARD_HTML or _GUARD_FOREIGN_TAG (kept)."""
-    cdef int32_t j
+    cdef int32_t j, noah
     if _guard_in_foreign(g):
         if cat & _G_BREAKOUT:
             while _guard_in_foreign(g):
@@ -373,16 +468,17 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing)
                 return _GUARD_FOREIGN_TAG
             if g.depth >= g.max_depth:
                 return _GUARD_DROP
-            _guard_push(g, ident, cat, True)
+            _guard_push(g, ident, cat, True, 0)
             return _GUARD_FOREIGN_TAG
     if cat & _G_IGNORE:
         return _GUARD_HTML
     if cat & _G_FOREIGN:
+        _guard_reconstruct(g)
         if self_closing:
             return _GUARD_FOREIGN_TAG
         if g.depth >= g.max_depth:
             return _GUARD_DROP
-        _guard_push(g, ident, cat, True)
+        _guard_push(g, ident, cat, True, 0)
         return _GUARD_FOREIGN_TAG
     if cat & _G_CLOSEP:
         j = g.top_of[_guard_id_p]
@@ -398,14 +494,17 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing)
         j = _guard_max2(g.top_of[_guard_id_dd], g.top_of[_guard_id_dt])
         if j >= 0 and j >= _guard_base(g, 5):
             _guard_pop_to(g, j)
-    if cat & _G_A and g.top_of[_guard_id_a] >= 0:
-        _guard_end_formatting(g, _guard_id_a)
-    elif cat & _G_A:
-        _guard_afe_remove(g, _guard_id_a)
+    if cat & _G_A:
+        j = _guard_afe_find(g, _guard_id_a)
+        if j >= 0:
+            _guard_adoption(g, _guard_id_a)
+            j = _guard_afe_find(g, _guard_id_a)
+            if j >= 0:
+                _guard_afe_delete(g, j)
     if ident == _guard_id_nobr:
         j = g.top_of[_guard_id_nobr]
         if j >= 0 and j >= _guard_base(g, 0):
-            _guard_end_formatting(g, _guard_id_nobr)
+            _guard_adoption(g, _guard_id_nobr)
     if cat & _G_BUTTON:
         j = g.top_of[_guard_id_button]
         if j >= 0 and j >= _guard_base(g, 0):
@@ -433,13 +532,19 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing)
     if ident == _guard_id_select and g.top_of[_guard_id_select] >= 0:
         _guard_pop_to(g, g.top_of[_guard_id_select])
         return _GUARD_HTML               # <select> in a select closes it and is ignored
+    if cat & _G_RECON or not cat & _G_SPECIAL:
+        _guard_reconstruct(g)
     if cat & (_G_VOID | _G_RAW | _G_PLAINTEXT):
         return _GUARD_HTML               # no nesting: raw text ends at its own end tag
     if g.depth >= g.max_depth:
         return _GUARD_DROP
-    if cat & _G_FORMAT and not cat & _G_A and g.afe_total >= g.max_formatting:
-        return _GUARD_DROP
-    _guard_push(g, ident, cat, False)
+    if cat & _G_FORMAT:
+        noah = _guard_noah(g, key)
+        if noah >= 0:
+            _guard_afe_delete(g, noah)
+        elif not cat & _G_A and g.afe_len - _guard_afe_start(g) >= g.max_formatting:
+            return _GUARD_DROP
+    _guard_push(g, ident, cat, False, key)
     return _GUARD_HTML
 
 
@@ -453,7 +558,7 @@ cdef void _guard_end(_Guard *g, int32_t ident, uint32_t cat) noexcept nogil:
     if cat & _G_IGNORE or ident == _guard_id_br:
         return
     if cat & _G_FORMAT:
-        _guard_end_formatting(g, ident)
+        _guard_adoption(g, ident)
         return
     if cat & _G_HEADING:
         j = -1
@@ -633,13 +738,16 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
     cdef size_t m
     cdef uint32_t h, cat
     cdef int32_t ident
-    cdef bint end_tag, self_closing
+    cdef bint end_tag, self_closing, text_before
+    cdef uint32_t key
+    cdef Py_ssize_t k
     cdef int kind
     while i < n and not g.oom:
         p = <const unsigned char *>memchr(s + i, 60, n - i)
         if p == NULL:
             return
         start = p - s
+        text_before = start > i
         i = start + 1
         if i >= n:
             return
@@ -696,12 +804,26 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
         gt = _guard_attrs(g, i, &trunc, &self_closing)
         if gt >= n:
             return                                    # EOF in a tag: the tokenizer emits nothing
+        if text_before and not _guard_in_foreign(g):
+            _guard_reconstruct(g)
+        key = 0
+        if cat & _G_FORMAT and not end_tag:
+            key = <uint32_t>ident * 2654435761u
+            if not cat & _G_A:                        # (at most one <a> is ever active)
+                for k in range(i, gt):                # Noah's ark tells entries apart by attributes
+                    key = _guard_hash_step(key, s[k])
+            key |= 1
         i = gt + 1
-        if end_tag:
+        if g.flat:
+            # the reconstruction budget is spent: only raw-text elements keep their tags
+            kind = _GUARD_HTML if cat & (_G_RAW | _G_PLAINTEXT) and not _guard_in_foreign(g) else _GUARD_DROP
+            if end_tag and kind == _GUARD_HTML:
+                kind = _GUARD_FOREIGN_TAG
+        elif end_tag:
             _guard_end(g, ident, cat)
             kind = _GUARD_FOREIGN_TAG
         else:
-            kind = _guard_start(g, ident, cat, self_closing)
+            kind = _guard_start(g, ident, cat, self_closing, key)
         if kind == _GUARD_DROP:
             g.dropped_tags += 1
             _guard_drop(g, start, gt + 1)
@@ -718,12 +840,15 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
 
 
 def guard_html(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUARD_MAX_FORMATTING,
-               int max_attrs=GUARD_MAX_ATTRS, bint stats=False):
+               int max_attrs=GUARD_MAX_ATTRS, object max_reconstructed=None, bint stats=False):
     """`data` (UTF-8 HTML) with the tags removed that would make lexbor's tree
     builder quadratic: see the comment at the top of _guard.pxi.
 
     Returns `data` itself when nothing exceeds the limits; with stats=True,
     a tuple (bytes, deepest modelled stack, tags dropped, tags with attributes cut).
+    `max_reconstructed` (default 4096 + len(data) // 4) bounds the formatting
+    elements re-created after blocks; past it the rest of the page is read as
+    text (raw-text elements such as <script> keep their tags).
     """
     cdef _Guard g
     cdef Py_ssize_t nids = _guard_nknown + _GUARD_UNKNOWN, k
@@ -736,19 +861,22 @@ def guard_html(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUA
     g.max_depth = max_depth
     g.max_formatting = max_formatting
     g.max_attrs = max_attrs
-    g.gen = 1
-    g.afe_total = 0
+    g.cap = max_depth + max_formatting + 8
+    g.max_reconstructed = 4096 + g.n // 4 if max_reconstructed is None else max_reconstructed
+    g.reconstructed = 0
+    g.flat = False
+    g.afe_len = 0
+    g.afe_cap = 64
     g.out = NULL
     g.olen = g.copied = 0
     g.deepest = 0
     g.dropped_tags = g.dropped_attrs = 0
     g.oom = 0
-    g.stack = <_GuardEntry *>malloc((max_depth + 1) * sizeof(_GuardEntry))
+    g.stack = <_GuardEntry *>malloc(g.cap * sizeof(_GuardEntry))
     g.top_of = <int32_t *>malloc(nids * sizeof(int32_t))
-    g.afe_cnt = <int32_t *>calloc(nids, sizeof(int32_t))
-    g.afe_gen = <uint32_t *>calloc(nids, sizeof(uint32_t))
+    g.afe = <_GuardFmt *>malloc(g.afe_cap * sizeof(_GuardFmt))
     try:
-        if g.stack == NULL or g.top_of == NULL or g.afe_cnt == NULL or g.afe_gen == NULL:
+        if g.stack == NULL or g.top_of == NULL or g.afe == NULL:
             raise MemoryError()
         for k in range(nids):
             g.top_of[k] = -1
@@ -763,8 +891,7 @@ def guard_html(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUA
     finally:
         free(g.stack)
         free(g.top_of)
-        free(g.afe_cnt)
-        free(g.afe_gen)
+        free(g.afe)
         free(g.out)
     if stats:
         return result, g.deepest, g.dropped_tags, g.dropped_attrs

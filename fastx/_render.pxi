@@ -12,7 +12,14 @@
 #
 # Left out: script (unless scripts are on), noscript, template, meta, link and
 # base (no network, no refresh, no <base> navigation); the src of
-# iframe/frame/embed and the data of object (network is off anyway).
+# iframe/frame/embed and the data of object (network is off anyway).  Image
+# sources (img, source: src, srcset) become `fastx-blocked:`, a URL that fails
+# inside the renderer: every image shows broken, as on the page's own URL with
+# its image requests failing (an aborted absolute URL gives the same boxes; a
+# relative one, unresolvable in a page without a URL, would show nothing),
+# and no image costs a request (about half the render time on news pages).
+# A <marquee> gets scrollamount="0": its text stays where layout put it instead
+# of moving with the clock, so a page always gives the same boxes.
 
 cdef extern from *:
     """
@@ -27,6 +34,8 @@ cdef enum:
     RP_RCDATA = 8       # escaped text children, but no comment markers
     RP_VOID = 16        # no end tag (HTML namespace)
     RP_NOSRC = 32       # drop src / data attributes
+    RP_IMGSRC = 64      # src / srcset point at a scheme that fails at once
+    RP_STILL = 128      # marquee: scrollamount=0, so boxes do not depend on when they are read
 
 cdef uint8_t _rm_props[STATIC_LIMIT]
 cdef const unsigned char *_rm_tag_name[STATIC_LIMIT]
@@ -158,7 +167,8 @@ def _rm_init():
     props = {RP_SKIP: ("noscript", "template", "meta", "link", "base"), RP_SKIP_NOJS: ("script",),
              RP_RAW: ("style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext"),
              RP_RCDATA: ("textarea", "title"), RP_VOID: _RM_VOID,
-             RP_NOSRC: ("iframe", "frame", "embed", "object")}
+             RP_NOSRC: ("iframe", "frame", "embed", "object"), RP_IMGSRC: ("img", "source"),
+             RP_STILL: ("marquee",)}
     for bit, names in props.items():
         for t in names:
             if t in TAG_IDS:
@@ -278,7 +288,8 @@ def render_markup(Doc d, bint scripts=False):
                 if node.type == LXB_ELEMENT:
                     pr = _rm_props[node.local_name] if node.local_name < STATIC_LIMIT else 0
                     if fx_render_node_ns(node) != html_ns:
-                        pr &= ~(RP_VOID | RP_SKIP | RP_SKIP_NOJS | RP_RAW | RP_RCDATA | RP_NOSRC)
+                        pr &= ~(RP_VOID | RP_SKIP | RP_SKIP_NOJS | RP_RAW | RP_RCDATA | RP_NOSRC | RP_IMGSRC
+                                | RP_STILL)
                     if not (pr & RP_SKIP or (nojs and pr & RP_SKIP_NOJS)):
                         nm = _rm_name(node, &m)
                         _rm_lit(&b, b"<", 1)
@@ -287,14 +298,19 @@ def render_markup(Doc d, bint scripts=False):
                             _rm_lit(&b, b" data-fx=\"", 10)
                             _rm_int(&b, j - 1)
                             _rm_lit(&b, b"\"", 1)
+                        if pr & RP_STILL:
+                            _rm_lit(&b, b" scrollamount=\"0\"", 16)
                         a = (<fx_element *>node).first_attr
                         while a != NULL:
                             an = _rm_aname(a, &am)
                             if an != NULL and am > 0 and not _name_is(an, am, b"data-fx", 7) and not (
-                                    pr & RP_NOSRC and (_name_is(an, am, b"src", 3) or _name_is(an, am, b"data", 4))):
+                                    pr & RP_NOSRC and (_name_is(an, am, b"src", 3) or _name_is(an, am, b"data", 4))) \
+                                    and not (pr & RP_STILL and _name_is(an, am, b"scrollamount", 12)):
                                 _rm_lit(&b, b" ", 1)
                                 _rm_put(&b, an, am)
-                                if a.value != NULL and a.value.data != NULL:
+                                if pr & RP_IMGSRC and (_name_is(an, am, b"src", 3) or _name_is(an, am, b"srcset", 6)):
+                                    _rm_lit(&b, b"=\"fastx-blocked:\"", 17)
+                                elif a.value != NULL and a.value.data != NULL:
                                     _rm_lit(&b, b"=\"", 2)
                                     _rm_escaped(&b, a.value.data, a.value.length, True)
                                     _rm_lit(&b, b"\"", 1)

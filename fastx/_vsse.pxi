@@ -16,6 +16,7 @@
 #   records_viterbi   Sect. 4.3.2 B: the HMM decoded level by level from <body>
 
 from libc.math cimport log as _vsse_log
+from libc.string cimport memchr
 
 # ---------------------------------------------------------------- keywords and hashes
 
@@ -576,6 +577,8 @@ cdef uint64_t _vsse_label_hash(const unsigned char *s, Py_ssize_t n, Py_ssize_t 
                 if words[0]:
                     h = _vsse_fnv(h, 32)
                 words[0] += 1
+                if words[0] > _VSSE_LABEL_WORDS:
+                    return 0              # too long for an attribute name
                 in_run = True
             h = _vsse_fnv(h, cp)
         else:
@@ -594,41 +597,45 @@ cdef inline Py_ssize_t _vsse_delimiter(const unsigned char *s, Py_ssize_t n) noe
     """Byte offset of the first attribute delimiter (':' or full-width '：'), or -1.
 
     A colon is no delimiter inside a URL ('://') or between two digits (10:30)."""
-    cdef size_t i = 0, start, m = <size_t>n
-    cdef uint32_t cp, before = 0
-    while i < m:
-        start = i
-        cp = _utf8_next(s, m, &i)
-        if cp == 0xFF1A:
-            return <Py_ssize_t>start
-        if cp == 58:
-            if i + 1 < m and s[i] == 47 and s[i + 1] == 47:
-                before = cp
+    cdef Py_ssize_t i
+    cdef unsigned char c
+    for i in range(n):           # bytes suffice: UTF-8 never hides ':' or EF BC 9A inside a character
+        c = s[i]
+        if c == 0xEF and i + 2 < n and s[i + 1] == 0xBC and s[i + 2] == 0x9A:
+            return i
+        if c == 58:
+            if i + 2 < n and s[i + 1] == 47 and s[i + 2] == 47:
                 continue
-            if 48 <= before <= 57 and i < m and 48 <= s[i] <= 57:
-                before = cp
+            if i > 0 and 48 <= s[i - 1] <= 57 and i + 1 < n and 48 <= s[i + 1] <= 57:
                 continue
-            return <Py_ssize_t>start
-        before = cp
+            return i
     return -1
 
 
 cdef bint _vsse_in_title(const unsigned char *s, Py_ssize_t n, const unsigned char *title,
                          Py_ssize_t tn) noexcept nogil:
     """s occurs in title (title lower-cased; ASCII letters of s folded)."""
-    cdef Py_ssize_t i, j
-    cdef unsigned char c
+    cdef const unsigned char *p = title
+    cdef const unsigned char *last
+    cdef Py_ssize_t j
+    cdef unsigned char c, c0
     if n == 0 or n > tn:
         return False
-    for i in range(tn - n + 1):
-        for j in range(n):
+    last = title + (tn - n)
+    c0 = s[0] + 32 if 65 <= s[0] <= 90 else s[0]
+    while p <= last:
+        p = <const unsigned char *>memchr(p, c0, <size_t>(last - p) + 1)
+        if p == NULL:
+            return False
+        for j in range(1, n):
             c = s[j]
             if 65 <= c <= 90:
                 c += 32
-            if c != title[i + j]:
+            if c != p[j]:
                 break
         else:
             return True
+        p += 1
     return False
 
 
@@ -720,30 +727,26 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
             leaves += 1
     if leaves == 0:
         return W_arr, C_arr
-    m = sum(int(s) for s in sizes)
-    cdef int32_t[::1] first = np.full(m + 1, 0, dtype=np.int32)
-    cdef int32_t[::1] pair_leaf
-    cdef int32_t[::1] pair_k
-    # (leaf, characteristic) pairs, counted then grouped by characteristic
-    pairs_leaf, pairs_k = [], []
+    m = 0
+    for c in range(len(sizes)):
+        if int(sizes[c]) < 1:
+            raise ValueError(f"characteristic {c} has size {sizes[c]}; sizes must be >= 1")
+        m += int(sizes[c])
+    cdef int32_t[::1] first = np.zeros(m + 1, dtype=np.int32)
+    # (leaf, characteristic) pairs, then grouped by characteristic
+    cdef int32_t[::1] pair_leaf = np.empty(leaves * len(codes) + 1, dtype=np.int32)
+    cdef int32_t[::1] pair_k = np.empty(leaves * len(codes) + 1, dtype=np.int32)
     base = 0
     for c in range(len(codes)):
         code = np.ascontiguousarray(codes[c], dtype=np.int32)
         if code.shape[0] != n:
             raise ValueError(f"characteristic {c} has {code.shape[0]} entries, the Doc has {n} nodes")
         kd = int(kinds[c])
-        sz = int(sizes[c])
-        lf = np.empty(leaves, dtype=np.int32)
-        kk = np.empty(leaves, dtype=np.int32)
-        j = _vsse_collect(kind, flags, code, kd, sz, base, skip_links, lf, kk)
-        pairs_leaf.append(lf[:j])
-        pairs_k.append(kk[:j])
-        npairs += j
-        base += sz
+        npairs = _vsse_collect(kind, flags, code, kd, int(sizes[c]), base, skip_links, pair_leaf, pair_k,
+                               npairs)
+        base += int(sizes[c])
     if npairs == 0:
         return W_arr, C_arr
-    pair_leaf = np.concatenate(pairs_leaf)
-    pair_k = np.concatenate(pairs_k)
     cdef int32_t[::1] order = np.empty(npairs, dtype=np.int32)
     cdef int32_t[::1] cursor = np.empty(m, dtype=np.int32)
     cdef int32_t[::1] cnt = np.zeros(n, dtype=np.int32)
@@ -759,9 +762,8 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
             k = pair_k[j]
             order[cursor[k]] = pair_leaf[j]
             cursor[k] += 1
-        tab[0] = 0.0
-        for j in range(1, leaves + 1):
-            tab[j] = j * _vsse_log(nn / j)
+        for j in range(leaves + 1):
+            tab[j] = -1.0                 # n_k log(N / n_k), filled on first use
         for k in range(m):
             if first[k + 1] == first[k]:
                 continue
@@ -775,16 +777,21 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
                     cnt[p] += cnt[i]
             idf = _vsse_log(nn / (first[k + 1] - first[k]))
             for i in range(n):
-                if cnt[i] > 0:
-                    W[i] += tab[cnt[i]] if cnt[i] <= leaves else 0.0
+                j = cnt[i]
+                if j > 0:
+                    if tab[j] < 0.0:
+                        tab[j] = j * _vsse_log(nn / j)
+                    W[i] += tab[j]
                     C[i] += idf
     return W_arr, C_arr
 
 
 cdef Py_ssize_t _vsse_collect(const uint8_t[::1] kind, const uint16_t[::1] flags, const int32_t[::1] code,
                               int kd, Py_ssize_t size, Py_ssize_t base, bint skip_links,
-                              int32_t[::1] leaf, int32_t[::1] kk) noexcept:
-    cdef Py_ssize_t i, j = 0, n = kind.shape[0]
+                              int32_t[::1] leaf, int32_t[::1] kk, Py_ssize_t j) noexcept:
+    """Append the (leaf, characteristic) pairs of one characteristic array from
+    position j; returns the new end."""
+    cdef Py_ssize_t i, n = kind.shape[0]
     cdef int32_t v
     with nogil:
         for i in range(n):
@@ -857,3 +864,164 @@ def records_viterbi(Doc d, const double[::1] W, const double[::1] coverage, doub
         path.append(j)
         deltas.append(delta_j)
     return np.array(path, dtype=np.int32), np.array(deltas, dtype=np.float64)
+
+
+# ---------------------------------------------------------------- records: reading the area
+
+cdef inline bint _vsse_has_text(const unsigned char *s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if s[i] > 32:
+            return True
+    return False
+
+
+def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t[::1] label,
+                 const int32_t[::1] in_title, Py_ssize_t gathered_words=20, str strip=" \t:：-"):
+    """The attribute-value pairs of the area rooted at `root`, in document order.
+
+    `delim`, `label`, `in_title` come from records_scan.  Over the area's
+    leaves (text nodes):
+      - "Label: value" in one leaf;
+      - ": value" after a label leaf of the same block (nearest block ancestor);
+      - "Label:" or a dictionary name followed by its value: the next leaves of
+        the same block up to the next label, or else the next leaf; when the
+        label is not in the dictionary such a value has at most
+        `gathered_words` words (more is prose, not a value);
+      - the first leaf repeating the page title that is not itself labeled.
+    Returns a list of (label, value, tag path of the value's element,
+    dictionary entry of the label or -1); the title's label is "title".
+    Labels lose surrounding spaces and `strip` characters; a value's leaves
+    are joined by one space."""
+    cdef Py_ssize_t n = d.n, hi, nl = 0, a, b, i, j, lab_leaf, lab_end, v0, v1, vstart, words, nrec = 0
+    cdef int32_t key
+    cdef bint title_done = False, nxt_value, known
+    cdef const uint8_t[::1] kind = d.kind
+    cdef const int64_t[::1] off = d.text_off
+    cdef const int32_t[::1] tlen = d.text_len
+    cdef const int32_t[::1] nwords = d.words
+    cdef const unsigned char *buf = d.text_buf
+    if root < 0 or root >= n:
+        raise ValueError(f"root {root} is not a node of the Doc (0..{n - 1})")
+    if delim.shape[0] != n or label.shape[0] != n or in_title.shape[0] != n:
+        raise ValueError(f"delim, label and in_title need {n} entries (one per Doc node)")
+    hi = d.end[root]
+    cdef const int32_t[::1] blk = block_ancestors(d)
+    for i in range(root, hi):
+        if kind[i] == LXB_TEXT:
+            nl += 1
+    cdef int32_t[::1] leaf = np.empty(nl + 1, dtype=np.int32)
+    cdef uint8_t[::1] used = np.zeros(nl + 1, dtype=np.uint8)
+    out_arr = np.empty((nl + 1, 6), dtype=np.int32)
+    cdef int32_t[:, ::1] out = out_arr
+    with nogil:
+        j = 0
+        for i in range(root, hi):
+            if kind[i] == LXB_TEXT:
+                leaf[j] = <int32_t>i
+                j += 1
+        for a in range(nl):
+            if used[a]:
+                continue
+            i = leaf[a]
+            nxt_value = a + 1 < nl and delim[leaf[a + 1]] == 0 and blk[leaf[a + 1]] == blk[i]
+            lab_leaf = -1
+            if in_title[i] and label[i] < 0 and not title_done and not nxt_value:
+                title_done = True
+                used[a] = True
+                v0 = v1 = i
+                vstart = lab_end = 0
+                key = -1
+            elif delim[i] >= 0 or label[i] >= 0:
+                if delim[i] >= 0:
+                    _vsse_label_hash(buf + off[i], delim[i], &words)
+                    if words > 0:
+                        lab_leaf = i
+                        lab_end = delim[i]
+                    elif a > 0 and blk[leaf[a - 1]] == blk[i] and delim[leaf[a - 1]] < 0 and not used[a - 1]:
+                        _vsse_label_hash(buf + off[leaf[a - 1]], tlen[leaf[a - 1]], &words)
+                        if 0 < words <= _VSSE_LABEL_WORDS:
+                            lab_leaf = leaf[a - 1]
+                            lab_end = tlen[lab_leaf]
+                    if lab_leaf < 0:
+                        continue
+                    vstart = delim[i] + (1 if buf[off[i] + delim[i]] == 58 else 3)
+                else:
+                    if nxt_value:
+                        continue              # the next leaf, ": value", takes this label
+                    lab_leaf = i
+                    lab_end = tlen[i]
+                    vstart = tlen[i]
+                key = label[lab_leaf]
+                v0 = v1 = i
+                if not _vsse_has_text(buf + off[i] + vstart, tlen[i] - vstart):
+                    # the value follows the label leaf
+                    known = key >= 0
+                    b = a + 1
+                    words = 0
+                    while b < nl and blk[leaf[b]] == blk[i] and delim[leaf[b]] < 0 and label[leaf[b]] < 0 \
+                            and not used[b]:
+                        words += nwords[leaf[b]]
+                        b += 1
+                    if b == a + 1 and b < nl and delim[leaf[b]] < 0 and label[leaf[b]] < 0 and not used[b]:
+                        words = nwords[leaf[b]]
+                        b += 1
+                    if b == a + 1 or (not known and words > gathered_words):
+                        continue
+                    for j in range(a + 1, b):
+                        used[j] = True
+                    v0 = leaf[a + 1]
+                    v1 = leaf[b - 1]
+                    vstart = 0
+                used[a] = True
+                if lab_leaf != i:
+                    used[a - 1] = True
+            else:
+                continue
+            out[nrec, 0] = <int32_t>lab_leaf
+            out[nrec, 1] = <int32_t>lab_end
+            out[nrec, 2] = <int32_t>v0
+            out[nrec, 3] = <int32_t>vstart
+            out[nrec, 4] = <int32_t>v1
+            out[nrec, 5] = key
+            nrec += 1
+    return _vsse_record_strings(d, out, nrec, strip)
+
+
+cdef list _vsse_record_strings(Doc d, const int32_t[:, ::1] rows, Py_ssize_t nrec, str strip):
+    """(label, value, path, key) tuples of records_read's rows."""
+    cdef const int64_t[::1] off = d.text_off
+    cdef const int32_t[::1] tlen = d.text_len
+    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t[::1] tag = d.tag
+    cdef const uint8_t[::1] kind = d.kind
+    cdef const unsigned char *buf = d.text_buf
+    cdef Py_ssize_t r, lab, v0, v1, t, p
+    cdef dict names = {}
+    out = []
+    for r in range(nrec):
+        lab, v0, v1 = rows[r, 0], rows[r, 2], rows[r, 4]
+        if lab < 0:
+            name = "title"
+        else:
+            name = buf[off[lab]:off[lab] + rows[r, 1]].decode("utf-8", "replace").strip().strip(strip).strip()
+        parts = []
+        value = buf[off[v0] + rows[r, 3]:off[v0] + tlen[v0]].decode("utf-8", "replace").strip()
+        if value:
+            parts.append(value)
+        for t in range(v0 + 1, v1 + 1):
+            if kind[t] == LXB_TEXT:
+                parts.append(buf[off[t]:off[t] + tlen[t]].decode("utf-8", "replace"))
+        value = " ".join(parts)
+        steps = []
+        p = parent[v0]
+        while p >= 0:
+            nm = names.get(p)
+            if nm is None:
+                nm = names[p] = d.tag_name(p)
+            steps.append(nm)
+            p = parent[p]
+        steps.reverse()
+        if name and value:
+            out.append((name, value, "/".join(steps), rows[r, 5]))
+    return out

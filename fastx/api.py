@@ -38,12 +38,16 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
         source: Any = html
     else:
         data = bytes(html)
-        if encoding is None and data.isascii() and b"\x1b" not in data and b"\x00" not in data:
-            source = data          # plain ASCII (no ISO-2022 escapes, no UTF-16 NULs): lexbor reads it as is
+        if encoding is None and not data.startswith(b"\xef\xbb\xbf") and _core.utf8_plain(data):
+            source = data          # valid UTF-8, no NUL (UTF-16/32) or ESC (ISO-2022): lexbor reads it as is
         else:
             text, enc = decode(data, declared=encoding)
-            # lexbor reads UTF-8 bytes directly; skip the str round trip when we can
+            # lexbor reads valid UTF-8 bytes directly: skip the str round trip then
+            # (repaired UTF-8 is REPAIRED_UTF8 and goes as text)
             source = data if enc == "utf-8" and not data.startswith(b"\xef\xbb\xbf") else text
+    # hostile markup: drop what would make lexbor's tree builder quadratic (nesting past 512,
+    # runaway formatting elements, thousands of attributes); any other page passes unchanged
+    source = _core.guard_html(source if isinstance(source, bytes) else source.encode("utf-8", "ignore"))
     from selectolax.lexbor import LexborHTMLParser
     try:
         parser = LexborHTMLParser(source)

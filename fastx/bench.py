@@ -420,6 +420,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help=f"passes over the corpus for timing (default {DEFAULT_REPEAT})")
     parser.add_argument("--limit", type=int, metavar="N", help="first N pages only")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="also plot F1 against speed (x parse-only), one point per extractor: "
+                             "FILE.svg (no dependency) or FILE.png (matplotlib: fastx[plot])")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
@@ -432,6 +435,9 @@ def run(args: argparse.Namespace) -> int:
         corpus = load_corpus(args.corpus)
         names = args.methods.split(",") if args.methods else None
         extractors, skipped = select_extractors(names, fastx=not args.no_fastx, peers=not args.no_peers)
+        if getattr(args, "plot", None):
+            from .plot import check_path
+            check_path(args.plot)  # a bad suffix or a missing matplotlib fails before the run
     except (OSError, ValueError, tarfile.TarError) as e:
         print(f"fastx bench: {e}", file=sys.stderr)
         return 2
@@ -452,6 +458,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}: {results[name]['errors']} page(s) failed; first: {results[name]['first_error']}")
     if args.json:
         Path(args.json).write_text(json.dumps(report(corpus, results, skipped, args.repeat), indent=1) + "\n")
+    if getattr(args, "plot", None):
+        from .plot import bench_chart
+        bench_chart(results, title=f"fastx bench: {corpus.name} corpus, {len(corpus.pages)} pages, "
+                                   f"{args.repeat} repeat{'s' * (args.repeat != 1)}").save(args.plot)
+        print(f"plot: {args.plot}")
     return 0
 
 

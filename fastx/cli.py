@@ -3,10 +3,13 @@
 Examples::
 
     python -m fastx extract page.html                       # main text
-    python -m fastx extract --format json pages/ > out.jsonl
+    python -m fastx extract pages/ --jobs 4 > out.jsonl     # a batch: JSON lines, one per page, in order
+    python -m fastx extract crawl.warc.gz -o out.parquet    # WARC in (fastx[warc]), Parquet out (fastx[parquet])
+    find site/ -name '*.html' | python -m fastx extract --files-from - --timeout 10 > out.jsonl
     curl -s URL | python -m fastx extract - --method cetd-td
     python -m fastx evaluate predicted.txt gold.txt
     python -m fastx bench                                   # shipped corpus, all methods + peers
+    python -m fastx show page.html -o report.html           # what was kept and why (HTML report)
     python -m fastx learn-site site_pages/ -o rules.json    # learn site rules (needs fastx[site])
     python -m fastx extract --rules rules.json new_page.html
 """
@@ -17,7 +20,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import api, bench, evaluate
+from . import api, batch, bench, evaluate, show
 from .errors import FastxError
 
 
@@ -43,27 +46,9 @@ def _read(path: Path):
 
 
 def cmd_extract(args) -> int:
-    failures = 0
-    out = sys.stdout
-    for name, data, err in _inputs(args.inputs):
-        result = None
-        if err is None:
-            try:
-                result = api.extract(data, url=args.url, **_method_params(args))
-            except FastxError as exc:
-                err = f"{type(exc).__name__}: {exc}"
-        if err is not None:
-            failures += 1
-            print(f"fastx: {name}: {err}", file=sys.stderr)
-        if args.format == "json":
-            rec = {"input": name, "url": args.url, "title": None, "text": None, "method": args.method,
-                   "error": err}
-            if result is not None:
-                rec.update(result.to_dict(html=args.html))
-            out.write(json.dumps(rec, ensure_ascii=False) + "\n")
-        elif result is not None:
-            out.write((result.html if args.format == "html" else result.text) + "\n")
-    return 1 if failures else 0
+    """One page: its text; a batch (directories, WARC, --files-from, several inputs): JSON lines
+    or Parquet, one record per page in input order, --jobs worker processes (fastx.batch)."""
+    return batch.run_extract(args, _method_params(args))
 
 
 def cmd_evaluate(args) -> int:
@@ -118,13 +103,16 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="fastx", description="Main-content extraction from web pages.",
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
-    ex = sub.add_parser("extract", help="extract main content from files, directories or stdin")
-    ex.add_argument("inputs", nargs="+", help="HTML files, directories, or - for stdin")
+    ex = sub.add_parser("extract", help="extract main content from files, directories, WARC files or stdin")
+    ex.add_argument("inputs", nargs="*", help="HTML files, directories, WARC files (.warc, .warc.gz), "
+                                              "or - for stdin (one page or a WARC stream)")
     ex.add_argument("--method", default="cetd", help="extraction method (see `fastx methods`)")
-    ex.add_argument("--format", choices=("text", "json", "html"), default="text")
-    ex.add_argument("--html", action="store_true", help="with --format json: include cleaned HTML")
+    ex.add_argument("--format", choices=("text", "json", "jsonl", "html", "parquet"), default=None,
+                    help="default: text for one page, JSON lines for a batch (Parquet for -o *.parquet)")
+    ex.add_argument("--html", action="store_true", help="with --format json/parquet: include cleaned HTML")
     ex.add_argument("--url", help="the page's URL (used by some methods)")
     ex.add_argument("--rules", help="site rules from `fastx learn-site` (implies --method site)")
+    batch.add_arguments(ex)
     ex.set_defaults(func=cmd_extract)
     ls = sub.add_parser("learn-site", help="learn extraction rules from pages of one site (method 'site')")
     ls.add_argument("pages", nargs="+", help="HTML files or directories of one site (about 10 pages)")
@@ -141,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     be = sub.add_parser("bench", help="accuracy and speed of every method and installed peer")
     bench.add_arguments(be)
     be.set_defaults(func=bench.run)
+    sh = sub.add_parser("show", help="an HTML report of what a method kept and why (density plots, hover)")
+    show.add_arguments(sh)
+    sh.set_defaults(func=show.run)
     me = sub.add_parser("methods", help="list the extraction methods")
     me.set_defaults(func=cmd_methods)
     return ap

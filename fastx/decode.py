@@ -56,6 +56,10 @@ from .errors import InputError
 
 __all__ = ["decode"]
 
+# The name decode() gives UTF-8 that was not valid throughout: its invalid
+# bytes were read as cp1252 (so the text differs from a plain UTF-8 decode).
+REPAIRED_UTF8 = "utf-8+cp1252"
+
 _HEAD = 8192            # bytes searched for <meta charset> and the XML declaration
 _WIDE_HEAD = 4096       # bytes looked at for UTF-16/32 without a BOM
 _SAMPLE = 65536         # bytes scored by the guess
@@ -197,12 +201,14 @@ def _decode_bytes(data, declared):
     else:
         valid, invalid = _utf8_counts(data)
         if valid >= _MOSTLY_UTF8 * invalid:
-            return _decode_with(data, "utf-8"), "utf-8"
+            return _decode_with(data, "utf-8"), REPAIRED_UTF8
     single_byte = None
     for encoding in _declared(declared, data[:_HEAD]):
         if encoding == "utf-8":
-            if text is not None or valid >= invalid:
-                return _decode_with(data, encoding), encoding
+            if text is not None:
+                return text, encoding
+            if valid >= invalid:
+                return _decode_with(data, encoding), REPAIRED_UTF8
         elif encoding in _SINGLE_BYTE:
             single_byte = single_byte or encoding
         else:

@@ -93,100 +93,10 @@ def records(html_or_doc, url: str | None = None, **params) -> list[Record]:
 
 
 def read(doc, root: int) -> list[Record]:
-    """The records of the area rooted at `root` (step 4 of the module docstring)."""
-    lo, hi = int(root), int(doc.end[root])
-    leaves = (lo + np.flatnonzero(doc.kind[lo:hi] == _core.KIND_TEXT)).tolist()
-    if not leaves:
-        return []
+    """The records of the area rooted at `root` (step 4 of the module docstring,
+    fastx._core.records_read)."""
     sc = _chars.scan(doc)
-    blk = _core.block_ancestors(doc)
-    buf = doc.text_buf
-    off, tlen = doc.text_off, doc.text_len
     keys = _chars.attribute_keys()
-    raw = [buf[off[i]:off[i] + tlen[i]] for i in leaves]
-    delim = sc.delim[leaves].tolist()
-    label = sc.label[leaves].tolist()
-    in_title = sc.in_title[leaves].tolist()
-    block = blk[leaves].tolist()
-    nleaf = len(leaves)
-    used = [False] * nleaf
-    names: dict[int, str] = {}
-
-    def text(a: int) -> str:
-        return raw[a].decode("utf-8", "replace").strip()
-
-    def is_label(a: int) -> bool:
-        return delim[a] >= 0 or label[a] >= 0
-
-    def starts_value(a: int) -> bool:     # ": value", the label being the leaf before
-        return delim[a] == 0
-
-    def path(a: int) -> str:
-        steps = []
-        p = int(doc.parent[leaves[a]])
-        while p >= 0:
-            name = names.get(p)
-            if name is None:
-                name = names[p] = doc.tag_name(p)
-            steps.append(name)
-            p = int(doc.parent[p])
-        return "/".join(reversed(steps))
-
-    def gather(a: int, known: bool) -> tuple[str, int]:
-        """Value after the label leaf a: the following leaves of its block up
-        to the next label, or else the next leaf; (value, first value leaf)."""
-        parts, b = [], a + 1
-        while b < nleaf and block[b] == block[a] and not is_label(b) and not used[b]:
-            parts.append(text(b))
-            b += 1
-        first = a + 1
-        if not parts and a + 1 < nleaf and not is_label(a + 1) and not used[a + 1]:
-            parts.append(text(a + 1))
-            b = a + 2
-        value = " ".join(p for p in parts if p)
-        if not value or (not known and len(value.split()) > _GATHERED_WORDS):
-            return "", -1
-        for c in range(a + 1, b):
-            used[c] = True
-        return value, first
-
-    out: list[Record] = []
-    title_done = False
-    for a in range(nleaf):
-        if used[a]:
-            continue
-        nxt_value = a + 1 < nleaf and starts_value(a + 1) and block[a + 1] == block[a]
-        if delim[a] >= 0:
-            r = raw[a]
-            d = delim[a]
-            width = 1 if r[d] == 0x3A else 3
-            name = r[:d].decode("utf-8", "replace").strip(_LABEL_STRIP)
-            value = r[d + width:].decode("utf-8", "replace").strip()
-            at = a
-            if not name:
-                if a == 0 or block[a - 1] != block[a] or delim[a - 1] >= 0 or used[a - 1]:
-                    continue
-                name = text(a - 1).strip(_LABEL_STRIP)
-                if not name or len(name.split()) > 6:
-                    continue
-                used[a - 1] = True
-            key = _chars.attribute_key(name)
-            if not value:
-                value, at = gather(a, key is not None)
-                if not value:
-                    continue
-            used[a] = True
-            out.append(Record(name, value, path(at), key))
-        elif label[a] >= 0:
-            if nxt_value:
-                continue                  # the next leaf, ": value", takes this label
-            value, at = gather(a, True)
-            if not value:
-                continue
-            used[a] = True
-            out.append(Record(text(a).strip(_LABEL_STRIP), value, path(at), keys[label[a]]))
-        elif in_title[a] and not title_done and not nxt_value:
-            used[a] = True
-            title_done = True
-            out.append(Record("title", text(a), path(a), "title"))
-    return out
+    return [Record(name, value, path, "title" if name == "title" and key < 0 else keys[key] if key >= 0 else None)
+            for name, value, path, key in
+            _core.records_read(doc, int(root), sc.delim, sc.label, sc.in_title, _GATHERED_WORDS, _LABEL_STRIP)]

@@ -117,3 +117,20 @@ def test_cli_extract_and_evaluate(tmp_path, capsys):
     pred.write_text("Le café est une boisson", encoding="utf-8")
     assert cli.main(["evaluate", str(pred), str(gold), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["f1"] == pytest.approx(1.0)
+
+
+def _python_utf8_plain(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return b"\x00" not in data and b"\x1b" not in data
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.binary(max_size=64),
+                 st.text(max_size=40).map(lambda t: t.encode("utf-8", "surrogatepass")),
+                 st.text(max_size=40).map(lambda t: t.encode("utf-8", "surrogatepass")[:-1])))
+def test_utf8_plain_agrees_with_python(data):
+    from fastx import _core
+    assert _core.utf8_plain(data) == _python_utf8_plain(data)

@@ -60,6 +60,14 @@ def test_markup_marks_every_doc_node_once():
     assert "<script" not in html and "<meta" not in html
 
 
+def test_markup_image_sources_fail_without_requests():
+    doc = fastx.parse(b'<img src="a.png" srcset="b.png 2x" alt="A"><picture><source srcset="c.webp"></picture>'
+                      b'<iframe src="http://x/f"></iframe>')
+    html = markup(doc)
+    assert html.count('="fastx-blocked:"') == 3 and 'alt="A"' in html
+    assert "a.png" not in html and "c.webp" not in html and "http://x/f" not in html
+
+
 def test_markup_keeps_scripts_when_asked_and_drops_foreign_marks():
     doc = fastx.parse(b'<body><p data-fx="99" onclick="x()">a</p><script>if (1 < 2) go()</script></body>')
     assert '<script>if (1 < 2) go()</script>' in markup(doc, scripts=True)   # raw text, unescaped
@@ -251,6 +259,7 @@ def test_network_is_blocked(renderer):
     base = f"http://127.0.0.1:{server.server_port}"
     page = (f'<html><head><link rel=stylesheet href="{base}/a.css"></head><body>'
             f'<img src="{base}/i.png"><iframe src="{base}/f"></iframe><p style="background:url({base}/bg)">x</p>'
+            f'<input type=image src="{base}/button.png"><video poster="{base}/poster.png"></video>'
             f'<script>fetch("{base}/fetch")</script></body></html>').encode()
     try:
         renderer.render(page)

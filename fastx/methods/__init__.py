@@ -25,7 +25,7 @@ class Method:
 
 REGISTRY: dict[str, Method] = {}
 # modules that register methods when imported; loaded on first use
-_MODULES = ("cetd", "layout", "site", "bayes", "default")
+_MODULES = ("cetd", "layout", "site", "bayes", "default", "vsse")
 _loaded = False
 
 

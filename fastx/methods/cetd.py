@@ -14,6 +14,8 @@ horizontal positions).  Extraction (``extraction=``): ``densitysum``
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _core
 from ..errors import InputError, MissingPositionsError
 from . import register
@@ -52,3 +54,84 @@ def cetd(doc, variant: str = "ctd", extraction: str = "densitysum", positions=No
     if extraction == "smooth":
         return _core.threshold_extract(doc, _core.smooth_siblings(doc, d))
     raise InputError(f"unknown CETD extraction {extraction!r}; use one of {', '.join(EXTRACTIONS)}")
+
+
+def explain(doc, variant: str = "ctd", extraction: str = "densitysum", positions=None):
+    """Why `cetd` keeps what it keeps, per node (the hover of ``fastx show``).
+
+    Returns the explanation protocol of ``fastx.show``: per-node scores (the
+    first is the one thresholded: TD/CTD/HTD, or its smoothed values for
+    ``smooth``; NaN for text nodes, which Algorithm 2 never tests),
+    ``DensitySum`` (Eq. 5, of that score), ``threshold`` (Sect. 3.5.2), ``focus`` (the node of
+    maximum DensitySum the threshold comes from), and per node a ``reason``
+    code into ``reasons`` with the ``cause`` node it names: for kept nodes the
+    outermost kept ancestor (a node marked by Algorithm 2), for dropped ones
+    the outermost ancestor whose density ends the walk.
+    """
+    d = density(doc, variant, positions)
+    name = variant.upper()
+    if extraction == "densitysum":
+        score = d
+        ds = _core.density_sum(doc, d)
+        keep = _core.densitysum_extract(doc, d, ds)
+        focus, thr = _core.densitysum_threshold(doc, d, ds)
+        judged = doc.kind == _core.KIND_ELEMENT
+        reasons = ("outside <body>",
+                   f"kept: inside {{cause}}, the node of highest DensitySum in a subtree whose {name} "
+                   f"reaches the threshold (Algorithm 2)",
+                   f"dropped: {{cause}} has {name} below the threshold, which ends its branch",
+                   f"dropped: {name} reaches the threshold on the whole path from <body>, "
+                   f"but no highest-DensitySum node covers it")
+    elif extraction == "smooth":
+        score = _core.smooth_siblings(doc, d)
+        ds = _core.density_sum(doc, score)
+        keep = _core.threshold_extract(doc, score)
+        focus, thr = _core.densitysum_threshold(doc, score, ds)
+        judged = np.ones(doc.n, dtype=bool)
+        reasons = ("outside <body>",
+                   f"kept: smoothed {name} reaches the threshold on the whole path from <body>",
+                   f"dropped: {{cause}} has smoothed {name} below the threshold, which ends its branch",
+                   "dropped")
+        name = f"{name} (smoothed)"
+    else:
+        raise InputError(f"unknown CETD extraction {extraction!r}; use one of {', '.join(EXTRACTIONS)}")
+    n = doc.n
+    b = doc.body if doc.body >= 0 else 0
+    inside = np.zeros(n, dtype=bool)
+    if n:
+        inside[b:doc.end[b]] = True
+    blocked = inside & judged & (score < thr)
+    pruned_by = _outermost(doc, blocked)
+    kept_in = _outermost(doc, keep.astype(bool) & inside)
+    reason = np.where(~inside, 0, np.where(keep == 1, 1, np.where(pruned_by >= 0, 2, 3))).astype(np.uint8)
+    cause = np.where(reason == 1, kept_in, np.where(reason == 2, pruned_by, -1)).astype(np.int32)
+    if extraction == "smooth":
+        cause[reason == 1] = -1
+    shown = np.where(judged, score, np.nan)
+    out = {name: shown, "DensitySum": np.where(doc.kind == _core.KIND_ELEMENT, ds, np.nan)}
+    if extraction == "smooth":
+        out[variant.upper()] = np.where(judged, d, np.nan)
+    out.update(threshold=float(thr), focus=int(focus), reason=reason, reasons=reasons, cause=cause)
+    return out
+
+
+def _outermost(doc, mask):
+    """For each node, the outermost ancestor-or-self where `mask` is set, else -1 (int32).
+
+    No walk: nesting counts from one cumulative sum over the subtree ranges;
+    the outermost marked subtrees are disjoint, so each node finds its own by
+    a binary search over their starts."""
+    n = doc.n
+    idx = np.flatnonzero(mask)
+    out = np.full(n, -1, dtype=np.int32)
+    if not len(idx):
+        return out
+    delta = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(delta, idx, 1)
+    np.add.at(delta, doc.end[idx], -1)
+    cover = np.cumsum(delta[:n])
+    tops = idx[cover[idx] == 1]
+    j = np.searchsorted(tops, np.arange(n), side="right") - 1
+    hit = cover > 0
+    out[hit] = tops[j[hit]]
+    return out

@@ -1,0 +1,45 @@
+"""Shared helpers for the speed suites: real pages and same-run ratios to parse-only."""
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def dragnet_pages(limit=300):
+    """Real dragnet pages (bytes) from ../shared, or the shipped bench corpus when absent."""
+    import importlib.util
+    path = SHARED / "tools" / "compare.py"
+    if path.exists():
+        spec = importlib.util.spec_from_file_location("fastx_bench_compare", path)
+        cmp = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cmp)
+        return [html for _, html, _ in list(cmp.CORPORA["dragnet"]())[:limit]]
+    from fastx.bench import load_corpus
+    return [p.html for p in load_corpus().pages]
+
+
+def median_ratio(fn, baseline, pages, rounds=5):
+    """Median over pages of fn's per-page time, over baseline's, both measured
+    interleaved in this run (each page's time = its fastest of `rounds`)."""
+    a, b = [], []
+    for html in pages:          # interleave so both see the same machine state
+        a.extend(per_page_one(fn, html, rounds))
+        b.extend(per_page_one(baseline, html, rounds))
+    return statistics.median(a) / statistics.median(b), statistics.median(a), statistics.median(b)
+
+
+def per_page_one(f, html, rounds):
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        f(html)
+        best = min(best, time.perf_counter() - t)
+    return [best]
+
+
+@pytest.fixture(scope="session")
+def pages():
+    return dragnet_pages()

@@ -1,0 +1,54 @@
+# Input check: can lexbor read these bytes directly as UTF-8?
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* 1 if s[0..n) is valid UTF-8 (no overlongs, surrogates or code points
+       above U+10FFFF) with no NUL and no ESC byte, else 0.  ASCII is checked
+       8 bytes at a time. */
+    static int fx_utf8_plain(const unsigned char *s, size_t n) {
+        const uint64_t hi = 0x8080808080808080ULL, ones = 0x0101010101010101ULL;
+        const uint64_t esc = 0x1B1B1B1B1B1B1B1BULL;
+        size_t i = 0;
+        while (i < n) {
+            if (i + 8 <= n) {
+                uint64_t w, e;
+                memcpy(&w, s + i, 8);
+                e = w ^ esc;
+                if (!(w & hi) && !((w - ones) & ~w & hi) && !((e - ones) & ~e & hi)) { i += 8; continue; }
+            }
+            unsigned char c = s[i];
+            if (c < 0x80) {
+                if (c == 0 || c == 0x1B) return 0;
+                i++;
+                continue;
+            }
+            size_t need; uint32_t cp, min;
+            if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; min = 0x80; }
+            else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; min = 0x800; }
+            else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; min = 0x10000; }
+            else return 0;
+            if (i + need >= n) return 0;
+            for (size_t k = 1; k <= need; k++) {
+                unsigned char d = s[i + k];
+                if ((d & 0xC0) != 0x80) return 0;
+                cp = (cp << 6) | (d & 0x3F);
+            }
+            if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+            i += need + 1;
+        }
+        return 1;
+    }
+    """
+    int fx_utf8_plain(const unsigned char *s, size_t n) nogil
+
+
+def utf8_plain(bytes data):
+    """True if `data` is valid UTF-8 without NUL or ESC bytes (so it is neither
+    UTF-16/32 nor ISO-2022): bytes lexbor can parse as they are."""
+    cdef const unsigned char *s = data
+    cdef size_t n = len(data)
+    cdef int ok
+    with nogil:
+        ok = fx_utf8_plain(s, n)
+    return ok == 1

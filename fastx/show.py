@@ -1,0 +1,591 @@
+"""``fastx show``: one self-contained HTML report of what a method kept and why.
+
+::
+
+    python -m fastx show page.html -o report.html                  # method cetd
+    python -m fastx show page.html --compare cetd,cetd-td -o r.html  # side by side
+
+    from fastx.show import report
+    Path("r.html").write_text(report(page_bytes, ["cetd"]))
+
+The report shows the page as fastx parsed it (the Doc, serialized from its
+arrays: no Python DOM objects), kept text highlighted and dropped text
+dimmed, the outermost kept blocks outlined; hovering a block shows its
+scores and the method's reason; beside it, the per-node density plots of the
+CETD paper (seeds/004, Figs. 3, 4, 6: TD, CTD and, with a rendered layout,
+HTD, in document order) with the method's threshold, each point linked to
+its block (hover highlights both, a click scrolls the page to it).
+
+Safe to open: the page's scripts, styles, event handlers, links, images and
+every other external resource are gone (only a whitelist of structural tags
+is written, with no page attribute but colspan/rowspan/start; all text is
+escaped), and a Content-Security-Policy forbids any request.  Nothing is
+needed to view it but a browser.
+
+Explanation protocol
+--------------------
+A method module (``fastx/methods/<family>.py``) explains its choices by
+defining ``explain(doc, **params) -> dict``, taking the same parameters as
+its registered method(s) (the registered defaults are passed).  The dict
+holds:
+
+- per-node scores: ``{"CTD": float array (doc.n,), "DensitySum": ...}``; the
+  first is the one the method decides on (plotted, with the threshold); NaN
+  for nodes the method does not score;
+- ``threshold`` (float, optional): on the first score;
+- ``focus`` (int, optional): the node the decision centres on (CETD: the
+  node of maximum DensitySum), ringed in the plot;
+- ``reason`` (uint8 array (doc.n,)) and ``reasons`` (tuple of str, optional):
+  each node's reason code and the texts; ``{cause}`` in a text names the
+  node in ``cause`` (int32 array (doc.n,), -1: none).
+
+Methods without ``explain`` get the keep mask and the Doc's own statistics
+(chars, link density, punctuation, tags) on hover, and the paper's density
+plots coloured by their keep mask.
+"""
+from __future__ import annotations
+
+import argparse
+import html as _html
+import json
+import math
+import re
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from . import _core, api
+from .methods import get as _method
+from .errors import FastxError, InputError
+from .plot import DROPPED, KEPT, Axis, Chart, Point, Rule
+
+RESERVED = ("threshold", "focus", "reason", "reasons", "cause")
+MAX_VIEWS = 4
+
+# tags written as themselves: structure that survives a browser's re-parse of serialized markup
+# (formatting elements such as a/b/i/font are re-opened by the HTML parser's adoption agency and
+# would duplicate nodes; p closes at any block start): those become spans/divs with a t-<tag> class
+_KEEP_TAGS = frozenset(
+    "div h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table caption colgroup col thead tbody tfoot tr td th "
+    "blockquote pre article section main header footer nav aside figure figcaption address center "
+    "hr br sub sup span".split())
+_VOID = frozenset(("br", "hr", "col"))
+_PLACEHOLDER = {"img": "image", "input": "input", "video": "video", "audio": "audio", "picture": "picture",
+                "select": "select", "textarea": "textarea", "button": "button", "area": "area"}
+_NUM_ATTRS = {"td": ("colspan", "rowspan"), "th": ("colspan", "rowspan"), "ol": ("start",)}
+_CLASS_SAFE = re.compile(r"[^a-z0-9-]")
+_PAPER = ("TD", "CTD", "HTD")
+
+
+# ---------------------------------------------------------------- explanations
+def explanation(method: str, doc, params: dict | None = None) -> dict | None:
+    """The method's ``explain(doc, **params)`` (see the module docstring), checked; None if it has none."""
+    m = _method(method)
+    fn = getattr(sys.modules.get(m.run.__module__), "explain", None)
+    if fn is None:
+        return None
+    raw = fn(doc, **{**m.defaults, **(params or {})})
+    if not isinstance(raw, dict):
+        raise FastxError(f"{m.run.__module__}.explain returned {type(raw).__name__}, not a dict")
+    out: dict = {"scores": {}}
+    n = doc.n
+    for key, val in raw.items():
+        if key in RESERVED:
+            continue
+        arr = np.asarray(val, dtype=np.float64)
+        if arr.shape != (n,):
+            raise FastxError(f"{m.run.__module__}.explain: score {key!r} has shape {arr.shape}, "
+                             f"the Doc has {n} nodes")
+        out["scores"][str(key)] = arr
+    thr = raw.get("threshold")
+    out["threshold"] = float(thr) if thr is not None and math.isfinite(float(thr)) else None
+    focus = raw.get("focus")
+    out["focus"] = int(focus) if focus is not None and 0 <= int(focus) < n else None
+    if "reason" in raw:
+        reason = np.asarray(raw["reason"], dtype=np.int64)
+        reasons = [str(t) for t in raw.get("reasons", ())]
+        cause = np.asarray(raw.get("cause", np.full(n, -1)), dtype=np.int64)
+        if reason.shape != (n,) or cause.shape != (n,) or (len(reason) and (reason.min() < 0 or reason.max() >= len(reasons))):
+            raise FastxError(f"{m.run.__module__}.explain: reason/cause must be arrays over the Doc's "
+                             f"{n} nodes with codes into reasons ({len(reasons)} texts)")
+        out.update(reason=reason, reasons=reasons, cause=cause)
+    return out
+
+
+def paper_densities(doc) -> dict[str, np.ndarray]:
+    """TD (Eq. 1) and CTD (Eq. 2) of every node, and HTD (Eq. 4) when a layout is attached."""
+    out = {"TD": _core.text_density(doc), "CTD": _core.composite_text_density(doc)}
+    layout = doc.cache.get("layout")
+    if layout is not None:
+        from .methods.cetd import density
+        out["HTD"] = density(doc, "htd")
+    return out
+
+
+# ---------------------------------------------------------------- the page
+def _root(doc) -> int:
+    return doc.body if doc.body >= 0 else 0
+
+
+def page_markup(doc, keep: np.ndarray) -> str:
+    """The Doc's <body> subtree as safe markup: every element and text node carries ``data-fx``
+    (its Doc index) and class ``fx-k`` (kept) or ``fx-d`` (dropped); text nodes are
+    ``<span class="fx-t">``; the outermost kept nodes have ``fx-root``, block elements ``fx-blk``.
+    One preorder pass with an explicit stack of open tags (no recursion)."""
+    if doc.n == 0:
+        return ""
+    esc = _html.escape
+    parent, end, kind, flags = doc.parent, doc.end, doc.kind, doc.flags
+    ws_before, ws_after = _core.NODE_FLAGS["ws_before"], _core.NODE_FLAGS["ws_after"]
+    block = _core.NODE_FLAGS["block"]
+    root = _root(doc)
+    kept = keep.astype(bool)
+    out: list[str] = []
+    stack: list[tuple[int, str]] = []
+    for i in range(root, int(end[root])):
+        while stack and stack[-1][0] <= i:
+            out.append(stack.pop()[1])
+        k = "fx-k" if kept[i] else "fx-d"
+        if kept[i] and (i == root or not kept[parent[i]]):
+            k += " fx-root"
+        f = int(flags[i])
+        if kind[i] == _core.KIND_TEXT:
+            out.append(f'{" " if f & ws_before else ""}<span data-fx="{i}" class="fx-t {k}">{esc(doc.text(i), False)}'
+                       f'</span>{" " if f & ws_after else ""}')
+            continue
+        name = doc.tag_name(i)
+        cls = [k]
+        if f & block:
+            cls.append("fx-blk")
+        attrs = ""
+        if name in _KEEP_TAGS:
+            tag = name
+            for a in _NUM_ATTRS.get(name, ()):
+                v = doc.attr(i, a)
+                if v is not None and v.strip().isdigit():
+                    attrs += f' {a}="{int(v.strip())}"'
+        else:
+            tag = "div" if f & block else "span"
+            cls.append("t-" + (_CLASS_SAFE.sub("", name)[:32] or "x"))
+            if name in _PLACEHOLDER:
+                cls.append("fx-ph")
+                alt = (doc.attr(i, "alt") or doc.attr(i, "value") or "").strip()[:80]
+                attrs += f' data-ph="{esc(_PLACEHOLDER[name] + (": " + alt if alt else ""))}"'
+        out.append(f'<{tag} data-fx="{i}" class="{" ".join(cls)}"{attrs}>')
+        if tag not in _VOID:
+            stack.append((int(end[i]), f"</{tag}>"))
+    while stack:
+        out.append(stack.pop()[1])
+    return "".join(out)
+
+
+def _label(doc, i: int) -> str:
+    """'tag#id.class1.class2' of element i (at most 60 characters)."""
+    a = doc.attributes(i)
+    lab = doc.tag_name(i)
+    if a.get("id", "").strip():
+        lab += "#" + a["id"].strip()
+    classes = a.get("class", "").split()
+    if classes:
+        lab += "." + ".".join(classes[:2])
+    return lab if len(lab) <= 60 else lab[:59] + "…"
+
+
+def _labels(doc) -> list[str]:
+    """_label of every element, '' for text nodes."""
+    out = [""] * doc.n
+    for i in np.flatnonzero(doc.kind == _core.KIND_ELEMENT).tolist():
+        out[i] = _label(doc, i)
+    return out
+
+
+# ---------------------------------------------------------------- plots
+def density_charts(doc, keep: np.ndarray, expl: dict | None, paper: dict[str, np.ndarray],
+                   compact: bool = False) -> list[Chart]:
+    """The view's plots: the scores of the method's explanation (the first with its threshold),
+    then the paper's TD / CTD / HTD not already shown; one point per scored element of <body>
+    (x: its rank in document order), green if kept, grey if dropped."""
+    root = _root(doc)
+    nodes = np.flatnonzero(doc.kind[root:doc.end[root]] == _core.KIND_ELEMENT) + root if doc.n else np.zeros(0, int)
+    rank = np.arange(len(nodes))
+    panels: list[tuple[str, np.ndarray, float | None, int | None]] = []
+    if expl:
+        for k, (name, score) in enumerate(expl["scores"].items()):
+            panels.append((name, score, expl["threshold"] if k == 0 else None, expl["focus"]))
+    shown = {p[0] for p in panels}
+    panels += [(name, score, None, None) for name, score in paper.items() if name not in shown]
+    charts = []
+    xmax = max(len(nodes) - 1, 1)
+    for name, score, thr, focus in panels:
+        vals = score[nodes]
+        pts = []
+        for x, i, v in zip(rank.tolist(), nodes.tolist(), vals.tolist()):
+            if math.isnan(v):
+                continue
+            cls = "fx-k" if keep[i] else "fx-d"
+            if i == focus:
+                cls += " fx-focus"
+            pts.append(Point(x, v, KEPT if keep[i] else DROPPED, cls=cls, attrs={"data-node": i}))
+        rules = [Rule(thr, f"threshold {thr:.4g}", cls="fx-threshold")] if thr is not None else []
+        title = f"{name} per node" + (" — thresholded by the method" if thr is not None else "")
+        charts.append(Chart(Axis("element, in document order", "linear", 0, xmax),
+                            Axis(f"{name} (log scale)", "symlog"), pts, rules, title=title,
+                            width=470 if not compact else 440, height=190 if not compact else 150,
+                            radius=2.2, connect=True, css_class="fx-plot",
+                            attrs={"data-score": name, "data-points": len(pts)}))
+    return charts
+
+
+# ---------------------------------------------------------------- the report
+def _num(v: float):
+    """JSON-friendly rounded number: None for NaN, 'inf'/'-inf' for infinities."""
+    if math.isnan(v):
+        return None
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return float(f"{v:.5g}")
+
+
+def _json_script(obj) -> str:
+    """JSON safe inside <script type="application/json">: no '<', '>' or '&' characters."""
+    s = json.dumps(obj, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    return s.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def report(page, methods: Sequence[str] | str = ("cetd",), url: str | None = None, encoding: str | None = None,
+           render=False, layout=None, params: dict[str, dict] | None = None, name: str | None = None) -> str:
+    """The HTML report (a string) for `page` (str, bytes or a parsed Doc) under each of `methods`
+    (1 to 4, side by side). `params`: {method: {param: value}}; `render` / `layout`: attach a
+    rendered layout first (fastx.render), which makes HTD available; `name`: shown in the header."""
+    if isinstance(methods, str):
+        methods = [methods]
+    methods = list(dict.fromkeys(m.strip() for m in methods if m and m.strip()))
+    if not 1 <= len(methods) <= MAX_VIEWS:
+        raise InputError(f"fastx show compares 1 to {MAX_VIEWS} methods, got {len(methods)}")
+    for m in methods:
+        _method(m)          # unknown names fail before any work
+    doc = api.parse(page, url=url, encoding=encoding)
+    if render is not False or layout is not None:
+        from .render import attach
+        attach(doc, layout=layout, render=render)
+    paper = paper_densities(doc)
+    descriptions = api.methods()
+    n = doc.n
+    root = _root(doc)
+    chars = doc.chars.astype(np.float64)
+    link_density = np.divide(doc.link_chars, chars, out=np.zeros(n), where=chars > 0)
+    data = {"nodes": {"label": _labels(doc), "chars": doc.chars.tolist(), "tags": doc.tags.tolist(),
+                      "punct": doc.punct.tolist(), "ld": [round(v, 3) for v in link_density.tolist()],
+                      "kind": doc.kind.tolist()},
+            "views": []}
+    views = []
+    compact = len(methods) > 1
+    for v, m in enumerate(methods):
+        r = api.extract(doc, method=m, **(params or {}).get(m, {}))
+        keep = np.ascontiguousarray(r.keep, dtype=np.uint8)
+        expl = explanation(m, doc, (params or {}).get(m))
+        charts = density_charts(doc, keep, expl, paper, compact)
+        view = {"method": m, "keep": keep.tolist(), "scores": [], "threshold": None, "explained": expl is not None}
+        if expl is not None:
+            view["scores"] = [[k, [_num(x) for x in s.tolist()]] for k, s in expl["scores"].items()]
+            view["threshold"] = expl["threshold"]
+            view["focus"] = expl["focus"]
+            if "reason" in expl:
+                view.update(reason=expl["reason"].tolist(), reasons=expl["reasons"], cause=expl["cause"].tolist())
+        data["views"].append(view)
+        kept_chars = int(doc.chars[(keep == 1) & (doc.kind == _core.KIND_TEXT)].sum())
+        views.append(_view_html(v, m, descriptions.get(m, ""), doc, keep, expl, charts, kept_chars,
+                                len(r.text), root))
+    title = doc.title or "(untitled page)"
+    head_bits = [f"{n:,} nodes", f"{int(doc.chars[root]) if n else 0:,} characters"]
+    if doc.url or url:
+        head_bits.insert(0, _html.escape(doc.url or url))
+    if name:
+        head_bits.insert(0, _html.escape(name))
+    return _TEMPLATE.format(
+        title=_html.escape(title), title_attr=_html.escape(title, quote=True),
+        sub=" · ".join(head_bits), views="".join(views), n_views=len(views),
+        methods=_html.escape(", ".join(methods)), data=_json_script(data), css=_CSS, js=_JS)
+
+
+def _view_html(v: int, method: str, description: str, doc, keep, expl, charts, kept_chars: int,
+               text_len: int, root: int) -> str:
+    esc = _html.escape
+    total = int(doc.chars[root]) if doc.n else 0
+    in_body = keep[root:doc.end[root]] if doc.n else keep
+    stats = [f"kept <b>{kept_chars:,}</b> of {total:,} characters ({100 * kept_chars / total if total else 0:.0f}%)",
+             f"{int(in_body.sum()):,} of {len(in_body):,} nodes",
+             f'<a href="#" class="fx-next">next kept block ⇣</a>']
+    if expl is not None and expl["threshold"] is not None:
+        stats.append(f"threshold <b>{expl['threshold']:.4g}</b>")
+    if expl is not None and expl["focus"] is not None:
+        f = expl["focus"]
+        stats.append(f'focus <a href="#" class="fx-go" data-node="{f}">{esc(_label(doc, f))} (node {f})</a>')
+    note = ""
+    if expl is None:
+        note = (f'<p class="fx-note">{esc(method)} has no <code>explain()</code>: hover shows its keep '
+                f'mask and the Doc statistics; the plots are the paper\'s densities coloured by what it kept.</p>')
+    legend = ('<div class="fx-legend"><span><i class="sw k"></i>kept</span><span><i class="sw d"></i>dropped</span>'
+              '<span><i class="sw r"></i>threshold</span><span><i class="sw o"></i>outermost kept block</span></div>')
+    plots = "".join(f'<div class="fx-chart">{c.svg()}</div>' for c in charts)
+    return (f'<section class="fx-view" data-view="{v}">'
+            f'<aside class="fx-side"><h2>{esc(method)} <small>{esc(description)}</small></h2>'
+            f'<p class="fx-stats">{" · ".join(stats)}</p>{legend}{note}<div class="fx-charts">{plots}</div>'
+            f'<div class="fx-inspect" data-empty="1">Hover a block of the page or a point of a plot; '
+            f'click a point to scroll to its block.</div></aside>'
+            f'<div class="fx-page" lang="">{page_markup(doc, keep)}</div></section>')
+
+
+_CSS = """
+*{box-sizing:border-box}
+html,body{margin:0;height:100%}
+body.fx-report{display:flex;flex-direction:column;font:13px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;background:#eceff1}
+.fx-head{flex:none;padding:8px 16px;background:#263238;color:#eceff1;display:flex;gap:14px;align-items:baseline;min-width:0}
+.fx-head h1{font-size:15px;margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:60%}
+.fx-head .fx-sub{color:#b0bec5;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.fx-head .fx-brand{color:#80cbc4;font-weight:600}
+.fx-views{flex:1;min-height:0;display:flex;gap:8px;padding:8px}
+.fx-view{flex:1;min-width:0;min-height:0;display:flex;gap:8px}
+.n1 .fx-view{flex-direction:row}
+.n1 .fx-side{width:500px;flex:none;overflow:auto;order:2}
+.fx-views:not(.n1) .fx-view{flex-direction:column}
+.fx-views:not(.n1) .fx-side{max-height:48%;overflow:auto;flex:none}
+.fx-views:not(.n1) .fx-charts{display:flex;gap:4px;overflow-x:auto}
+.fx-side{background:#fff;border-radius:6px;padding:10px 12px;box-shadow:0 1px 2px rgba(0,0,0,.12)}
+.fx-side h2{font-size:15px;margin:0 0 4px}
+.fx-side h2 small{font-weight:400;color:#607d8b;font-size:12px}
+.fx-stats{margin:0 0 6px;color:#37474f}
+.fx-note{background:#fff8e1;border:1px solid #ffe082;padding:6px 8px;border-radius:4px;margin:6px 0}
+.fx-legend{display:flex;flex-wrap:wrap;gap:12px;color:#455a64;margin:2px 0 6px}
+.fx-legend .sw{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:-2px;margin-right:4px}
+.sw.k{background:#c8e6c9;border:1px solid #2e7d32}.sw.d{background:#f5f5f5;border:1px solid #9e9e9e}
+.sw.r{height:0!important;border-top:2px dashed #c62828;width:16px!important;vertical-align:3px!important}
+.sw.o{border:2px solid #43a047}
+.fx-chart{margin:4px 0}
+.fx-plot .fx-pt{cursor:pointer}
+.fx-plot .fx-pt.fx-focus{stroke:#000;stroke-width:1.4;r:4}
+.fx-plot .fx-pt.fx-hl{stroke:#1565c0;stroke-width:2.5;r:5.5}
+.fx-plot path.fx-pt.fx-hl{stroke-width:3}
+.fx-inspect{margin-top:8px;padding:8px;border-top:1px solid #eceff1;color:#37474f;min-height:60px}
+.fx-inspect[data-empty]{color:#90a4ae;font-style:italic}
+.fx-page{flex:1;min-width:0;overflow:auto;background:#fff;border-radius:6px;padding:18px 26px;box-shadow:0 1px 2px rgba(0,0,0,.12);font:15px/1.55 Georgia,"DejaVu Serif",serif;color:#263238;overflow-wrap:anywhere}
+.fx-page .fx-t.fx-d{color:#b3b9bd}
+.fx-page .fx-t.fx-k{background:#dcf2dc;color:#102a12;box-decoration-break:clone;-webkit-box-decoration-break:clone}
+.fx-page .fx-root{outline:2px solid #66bb6a;outline-offset:1px;border-radius:2px}
+.fx-page .fx-hl{outline:2px dashed #1565c0!important;outline-offset:1px;background-color:rgba(21,101,192,.07)}
+.fx-page .fx-flash{animation:fxflash 1.2s ease-out}
+@keyframes fxflash{from{background-color:rgba(255,193,7,.6)}to{background-color:transparent}}
+.fx-page h1,.fx-page h2,.fx-page h3{line-height:1.25}
+.fx-page ul,.fx-page ol{padding-left:1.6em}
+.fx-page table{border-collapse:collapse}
+.fx-page td,.fx-page th{padding:2px 5px;vertical-align:top}
+.fx-page pre{white-space:pre-wrap}
+.fx-page .t-p{display:block;margin:.55em 0}
+.fx-page .t-a{color:#1a56b8;text-decoration:underline}
+.fx-page .t-a .fx-t.fx-k{color:#0d47a1}
+.fx-page .t-b,.fx-page .t-strong{font-weight:700}
+.fx-page .t-i,.fx-page .t-em,.fx-page .t-cite,.fx-page .t-var{font-style:italic}
+.fx-page .t-u,.fx-page .t-ins{text-decoration:underline}
+.fx-page .t-s,.fx-page .t-strike,.fx-page .t-del{text-decoration:line-through}
+.fx-page .t-code,.fx-page .t-tt,.fx-page .t-kbd,.fx-page .t-samp{font-family:"DejaVu Sans Mono",monospace;font-size:.9em}
+.fx-page .t-small{font-size:.85em}.fx-page .t-big{font-size:1.15em}
+.fx-page .t-button,.fx-page .t-select{border:1px solid #cfd8dc;border-radius:3px;padding:0 3px}
+.fx-page .fx-ph::before{content:"[" attr(data-ph) "]";color:#90a4ae;font:11px "DejaVu Sans Mono",monospace}
+.fx-tip{position:fixed;z-index:10;max-width:440px;background:#263238;color:#eceff1;padding:8px 10px;border-radius:5px;font:12px/1.45 system-ui,sans-serif;pointer-events:none;box-shadow:0 3px 10px rgba(0,0,0,.3)}
+.fx-tip[hidden]{display:none}
+.fx-tip b,.fx-inspect b{font-weight:600}
+.fx-tip .kept,.fx-inspect .kept{color:#2e7d32;font-weight:700}.fx-tip .kept{color:#81c784}
+.fx-tip .dropped,.fx-inspect .dropped{color:#757575;font-weight:700}.fx-tip .dropped{color:#bdbdbd}
+.fx-tip .why,.fx-inspect .why{margin-top:3px}
+.fx-tip table,.fx-inspect table{border-collapse:collapse;margin-top:3px}
+.fx-tip td,.fx-inspect td{padding:0 10px 0 0}
+.fx-tip .other{margin-top:4px;border-top:1px solid #455a64;padding-top:3px;color:#cfd8dc}
+"""
+
+_JS = r"""
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("fx-data").textContent);
+  var N = D.nodes, tip = document.getElementById("fx-tip");
+  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) {
+    return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; }); }
+  function fmt(v) {
+    if (v === null || v === undefined) return "–";
+    if (v === "inf") return "∞"; if (v === "-inf") return "−∞";
+    if (Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3)) return v.toExponential(2);
+    return String(Number(v.toPrecision(4)));
+  }
+  function num(v) { return v === "inf" ? Infinity : v === "-inf" ? -Infinity : v; }
+  function label(i) { return N.kind[i] === 3 ? "text" : N.label[i]; }
+  function verdict(view, i) {
+    return view.keep[i] ? '<span class="kept">KEPT</span>' : '<span class="dropped">DROPPED</span>';
+  }
+  function info(v, i, full) {
+    var view = D.views[v], h = "<b>" + esc(label(i)) + "</b> · node " + i + " · " + verdict(view, i);
+    h += " <span style='opacity:.7'>(" + esc(view.method) + ")</span><table>";
+    view.scores.forEach(function (s, k) {
+      var x = s[1][i]; if (x === null) return;
+      var cmp = "";
+      if (k === 0 && view.threshold !== null) cmp = num(x) >= view.threshold ? " ≥ " + fmt(view.threshold) : " < " + fmt(view.threshold);
+      h += "<tr><td>" + esc(s[0]) + "</td><td><b>" + fmt(x) + "</b>" + cmp + "</td></tr>";
+    });
+    h += "<tr><td>chars</td><td>" + N.chars[i] + "</td></tr><tr><td>link density</td><td>" + fmt(N.ld[i]) +
+         "</td></tr><tr><td>punctuation</td><td>" + N.punct[i] + "</td></tr><tr><td>tags</td><td>" + N.tags[i] + "</td></tr></table>";
+    if (view.reason) {
+      var c = view.cause[i], t = view.reasons[view.reason[i]] || "";
+      t = esc(t).replace("{cause}", c >= 0 ? "<b>" + esc(label(c)) + "</b> (node " + c + ")" : "an ancestor");
+      h += "<div class='why'>" + t + "</div>";
+    } else if (!view.explained) {
+      h += "<div class='why'>" + esc(view.method) + " does not explain its choices (no explain())</div>";
+    }
+    if (full && D.views.length > 1) {
+      D.views.forEach(function (o, w) { if (w !== v) {
+        var s = o.scores[0], x = s ? s[1][i] : null;
+        h += "<div class='other'>" + esc(o.method) + ": " + verdict(o, i) + (s && x !== null ? " · " + esc(s[0]) + " " + fmt(x) : "") + "</div>";
+      }});
+    }
+    return h;
+  }
+  var hl = [];
+  function highlight(i) {
+    hl.forEach(function (e) { e.classList.remove("fx-hl"); }); hl = [];
+    if (i === null) return;
+    document.querySelectorAll('.fx-page [data-fx="' + i + '"], .fx-plot [data-node="' + i + '"]').forEach(function (e) {
+      e.classList.add("fx-hl"); hl.push(e); });
+  }
+  function nodeOf(t) {
+    var el = t.closest ? t.closest(".fx-page [data-fx]") : null;
+    if (el) { var blk = el.closest(".fx-blk"); if (blk && blk.closest(".fx-page") === el.closest(".fx-page")) el = blk; return +el.getAttribute("data-fx"); }
+    var pt = t.closest ? t.closest("[data-node]") : null;
+    return pt ? +pt.getAttribute("data-node") : null;
+  }
+  function viewOf(t) { var s = t.closest ? t.closest(".fx-view") : null; return s ? +s.getAttribute("data-view") : null; }
+  var current = null;
+  document.addEventListener("mouseover", function (e) {
+    var i = nodeOf(e.target), v = viewOf(e.target);
+    if (i === null || v === null || (e.target.closest && e.target.closest(".fx-inspect"))) { tip.hidden = true; highlight(null); current = null; return; }
+    if (current === v + ":" + i) return;
+    current = v + ":" + i;
+    highlight(i);
+    tip.innerHTML = info(v, i, true); tip.hidden = false;
+    var box = document.querySelector('.fx-view[data-view="' + v + '"] .fx-inspect');
+    if (box) { box.innerHTML = info(v, i, false); box.removeAttribute("data-empty"); }
+  });
+  document.addEventListener("mousemove", function (e) {
+    if (tip.hidden) return;
+    var w = tip.offsetWidth, h = tip.offsetHeight, x = e.clientX + 16, y = e.clientY + 16;
+    if (x + w > innerWidth - 4) x = e.clientX - w - 12;
+    if (y + h > innerHeight - 4) y = Math.max(4, e.clientY - h - 12);
+    tip.style.left = x + "px"; tip.style.top = y + "px";
+  });
+  document.addEventListener("click", function (e) {
+    var pt = e.target.closest ? e.target.closest("[data-node]") : null;
+    if (!pt) return;
+    e.preventDefault();
+    var i = pt.getAttribute("data-node");
+    document.querySelectorAll('.fx-page [data-fx="' + i + '"]').forEach(function (el) {
+      el.scrollIntoView({block: "center"}); el.classList.remove("fx-flash"); void el.offsetWidth; el.classList.add("fx-flash"); });
+  });
+  function scrollPageTo(page, el) {
+    page.scrollTop += el.getBoundingClientRect().top - page.getBoundingClientRect().top - 48;
+  }
+  document.querySelectorAll(".fx-next").forEach(function (a) {
+    var page = a.closest(".fx-view").querySelector(".fx-page"), k = 0;
+    a.addEventListener("click", function (e) {
+      e.preventDefault();
+      var roots = page.querySelectorAll(".fx-root");
+      if (!roots.length) return;
+      k = (k + 1) % roots.length; scrollPageTo(page, roots[k]);
+      roots[k].classList.remove("fx-flash"); void roots[k].offsetWidth; roots[k].classList.add("fx-flash");
+    });
+  });
+  // open each page at its first kept block
+  document.querySelectorAll(".fx-page").forEach(function (page) {
+    var first = page.querySelector(".fx-root"); if (first) scrollPageTo(page, first);
+  });
+  // what the browser drew, for tests and the curious: points and threshold lines with a box
+  document.querySelectorAll("svg.fx-plot").forEach(function (svg) {
+    var drawn = 0;
+    svg.querySelectorAll(".fx-pt").forEach(function (p) { var r = p.getBoundingClientRect(); if (r.width > 0 && r.height > 0) drawn++; });
+    svg.setAttribute("data-drawn", drawn);
+    var rule = svg.querySelector(".fx-threshold"), rb = rule ? rule.getBoundingClientRect() : null;
+    svg.setAttribute("data-threshold-drawn", rb && rb.width > 0 ? "1" : "0");
+  });
+  document.documentElement.setAttribute("data-fx-ready", "1");
+})();
+"""
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="fastx show">
+<title>fastx show: {title}</title>
+<style>{css}</style></head>
+<body class="fx-report">
+<header class="fx-head"><span class="fx-brand">fastx show</span><h1 title="{title_attr}">{title}</h1><span class="fx-sub">{methods} · {sub}</span></header>
+<main class="fx-views n{n_views}">{views}</main>
+<div id="fx-tip" class="fx-tip" hidden></div>
+<script type="application/json" id="fx-data">{data}</script>
+<script>{js}</script>
+</body></html>
+"""
+
+
+# ---------------------------------------------------------------- command line
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("page", help="an HTML file, or - for stdin")
+    parser.add_argument("--method", default="cetd", help="the method to show (see `fastx methods`)")
+    parser.add_argument("--compare", metavar="M1,M2",
+                        help=f"methods side by side (2 to {MAX_VIEWS}, comma-separated; replaces --method)")
+    parser.add_argument("-o", "--output", default="-", metavar="FILE",
+                        help="the report (one self-contained HTML file); default: standard output")
+    parser.add_argument("--url", help="the page's URL (used by some methods)")
+    parser.add_argument("--render", action="store_true",
+                        help="lay the page out in headless Chromium first (fastx[render]): adds HTD and "
+                             "serves methods that need the layout")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.compare:
+        names = [m for m in args.compare.split(",") if m.strip()]
+        if len(names) < 2:
+            print("fastx show: --compare needs at least two methods, e.g. --compare cetd,cetd-td", file=sys.stderr)
+            return 2
+    else:
+        names = [args.method]
+    try:
+        data = sys.stdin.buffer.read() if args.page == "-" else Path(args.page).read_bytes()
+    except OSError as exc:
+        print(f"fastx show: cannot read {args.page}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    out = report(data, names, url=args.url, render=True if args.render else False,
+                 name=None if args.page == "-" else Path(args.page).name)
+    if args.output == "-":
+        sys.stdout.write(out)
+    else:
+        try:
+            Path(args.output).write_text(out, encoding="utf-8")
+        except OSError as exc:
+            print(f"fastx show: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        print(f"fastx show: wrote {args.output} ({len(out.encode()) / 1024:.0f} KB; {', '.join(names)})",
+              file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="fastx show", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except FastxError as exc:
+        print(f"fastx show: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
