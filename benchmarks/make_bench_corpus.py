@@ -38,7 +38,7 @@ VALIDATION = 0.2
 MAX_BYTES = 5 * 1024 * 1024
 
 sys.path.insert(0, str(REPO))
-from fastx.bench import read_gold  # noqa: E402  (the reader the bench uses: the gold must round-trip)
+from fastx.evaluate import read_gold  # noqa: E402  (the reader the bench uses: the gold must round-trip)
 
 
 def load_compare():

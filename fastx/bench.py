@@ -40,6 +40,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .decode import decode
+from .evaluate import read_gold
+
+
+def _text(html: bytes) -> str:
+    """Page bytes as text for the peers that take text (readability, boilerpy3)."""
+    return decode(html)[0]
+
 SHIPPED = "bench.tar.xz"
 DEFAULT_REPEAT = 5
 PARSE_ONLY = "parse-only"
@@ -66,30 +74,6 @@ class Corpus:
     @property
     def bytes(self) -> int:
         return sum(len(p.html) for p in self.pages)
-
-
-def decode(data: bytes) -> str:
-    """UTF-8, else cp1252, else latin-1 (what the shared compare tool feeds peers that want text)."""
-    for enc in ("utf-8", "cp1252"):
-        try:
-            return data.decode(enc)
-        except UnicodeDecodeError:
-            pass
-    return data.decode("latin-1")
-
-
-_URL_LINE = re.compile(r"\s*URL:[^\S\n]*(\S*)[^\n]*(?:\n|$)")
-_MARKER = re.compile(r"<(p|h|l)>")
-
-
-def read_gold(raw: bytes | str) -> tuple[str | None, str]:
-    """CleanEval-format gold -> (url or None, text): drop the ``URL:`` line and the <p>/<h>/<l> markers."""
-    text = (decode(raw) if isinstance(raw, bytes) else raw).lstrip("\ufeff")
-    url = None
-    m = _URL_LINE.match(text)
-    if m:
-        url, text = m.group(1) or None, text[m.end():]
-    return url, _MARKER.sub(" ", text)
 
 
 def _stem(name: str) -> str:
@@ -173,7 +157,7 @@ def _resiliparse(html, url):
 def _readability(html, url):
     import lxml.html
     from readability import Document
-    summary = Document(decode(html)).summary(html_partial=True)
+    summary = Document(_text(html)).summary(html_partial=True)
     return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
 
 
@@ -184,7 +168,7 @@ def _justext(html, url):
 
 def _boilerpy3(html, url):
     from boilerpy3 import extractors
-    return extractors.ArticleExtractor(raise_on_failure=False).get_content(decode(html))
+    return extractors.ArticleExtractor(raise_on_failure=False).get_content(_text(html))
 
 
 def _parse_only(html, url):

@@ -55,10 +55,23 @@ from pathlib import Path
 import numpy as np
 
 from fastx._core import lcs_length
-from fastx.bench import decode, read_gold
+from fastx.decode import decode
 from fastx.errors import InputError
 
-__all__ = ["tokens", "scores", "shingle_scores", "aggregate", "evaluate_files"]
+__all__ = ["tokens", "scores", "shingle_scores", "aggregate", "evaluate_files", "read_gold"]
+
+_URL_LINE = re.compile(r"\s*URL:[^\S\n]*(\S*)[^\n]*(?:\n|$)")
+_MARKER = re.compile(r"<(p|h|l)>")
+
+
+def read_gold(raw: bytes | str) -> tuple[str | None, str]:
+    """CleanEval-format gold -> (url or None, text): drop the ``URL:`` line and the <p>/<h>/<l> markers."""
+    text = (decode(raw)[0] if isinstance(raw, bytes) else raw).lstrip("\ufeff")
+    url = None
+    m = _URL_LINE.match(text)
+    if m:
+        url, text = m.group(1) or None, text[m.end():]
+    return url, _MARKER.sub(" ", text)
 
 # Words; each CJK character is a token of its own (same pattern as compare.py).
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -149,10 +162,10 @@ def aggregate(rows: Iterable[Mapping]) -> dict:
 def evaluate_files(pred_path: str | PathLike, gold_path: str | PathLike) -> dict:
     """Score the text file ``pred_path`` against the gold file ``gold_path``.
 
-    Both files are decoded as UTF-8, else cp1252, else Latin-1; the gold may
+    Both files are decoded by :func:`fastx.decode.decode`; the gold may
     be plain text or CleanEval format (a ``URL:`` line and ``<p>``/``<h>``/
     ``<l>`` markers, dropped as compare.py's ``gold_text`` does; the same
-    reader as :func:`fastx.bench.read_gold`). Returns one flat dict:
+    reader as :func:`read_gold`). Returns one flat dict:
     :func:`scores` under its own keys, then :func:`shingle_scores` with keys
     prefixed ``shingle_``. Raises :class:`fastx.errors.InputError` if a file
     cannot be read."""
@@ -160,7 +173,7 @@ def evaluate_files(pred_path: str | PathLike, gold_path: str | PathLike) -> dict
         pred_raw, gold_raw = Path(pred_path).read_bytes(), Path(gold_path).read_bytes()
     except OSError as e:
         raise InputError(f"cannot read {e.filename}: {e.strerror or e}") from e
-    pred, gold = decode(pred_raw), read_gold(gold_raw)[1]
+    pred, gold = decode(pred_raw)[0], read_gold(gold_raw)[1]
     out = scores(pred, gold)
     out.update((f"shingle_{k}", v) for k, v in shingle_scores(pred, gold).items())
     return out
