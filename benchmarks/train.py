@@ -177,15 +177,14 @@ def train_default(pages: list[Page], verbose=True):
         tr, te = row_fold != f, row_fold == f
         z0[te] = flatten(fit_trees(X0[tr], y[tr], W[tr], ROUNDS[0])).predict(X0[te])
     stage0 = flatten(fit_trees(X0, y, W, ROUNDS[0]))
-    X1 = np.hstack([X0, _contexts(pages, row_page, z0)])
+    X1 = np.hstack([X0, _contexts(pages, z0)])
     # stage 1, out of fold, for the threshold and the training figures
     z1 = np.zeros(len(y))
     for f in range(FOLDS):
         tr, te = row_fold != f, row_fold == f
         z1[te] = flatten(fit_trees(X1[tr], y[tr], W[tr], ROUNDS[1])).predict(X1[te])
     stage1 = flatten(fit_trees(X1, y, W, ROUNDS[1]))
-    prob = 1 / (1 + np.exp(-z1))
-    per_page = [prob[row_page == i] for i in range(len(pages))]
+    per_page = np.split(1 / (1 + np.exp(-z1)), np.cumsum([len(p.units) for p in pages])[:-1])
     grid = np.round(np.arange(0.20, 0.71, 0.02), 2)
     f1s = [approx_f1(pages, per_page, t) for t in grid]
     best = float(grid[int(np.argmax(f1s))])
@@ -196,11 +195,9 @@ def train_default(pages: list[Page], verbose=True):
     return model, per_page
 
 
-def _contexts(pages, row_page, z):
-    out = []
-    for i, p in enumerate(pages):
-        out.append(dm.context(p.parent, p.units, p.X, z[row_page == i]))
-    return np.vstack(out)
+def _contexts(pages, z):
+    zs = np.split(z, np.cumsum([len(p.units) for p in pages])[:-1])
+    return np.vstack([dm.context(p.parent, p.units, p.X, zp) for p, zp in zip(pages, zs)])
 
 
 def approx_f1(pages, probs, t) -> float:

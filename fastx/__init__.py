@@ -7,19 +7,23 @@
 >>> doc = fastx.parse(html_bytes)                    # one parse, many methods
 >>> fastx.extract(doc, method="cetd", variant="td")
 >>> fastx.evaluate.scores(predicted_text, gold_text) # LCS P/R/F1 + CleanEval score
+>>> for rec in fastx.extract_many(pages, jobs=4):     # batches: one record per page, in order
+...     rec["text"], rec["error"]
 """
 from .errors import (DecodeError, ExtractionTimeout, FastxError, InputError, LayoutError,
-                     MissingPositionsError, ModelError, ParseError, RenderError, UnknownMethodError)
+                     MissingPositionsError, ModelError, ParseError, RenderError, UnknownMethodError,
+                     WorkerCrash)
 from ._core import Doc
 from .api import Extraction, extract, methods, parse
 from . import evaluate
 from .site import SiteModel
 from .records import Record, records
 from .simhash import hamming, simhash
+from .batch import BatchStats, Page, extract_many
 
 __version__ = "0.1.0"
 
 __all__ = ["extract", "parse", "methods", "evaluate", "Doc", "Extraction", "FastxError", "InputError",
            "DecodeError", "ParseError", "LayoutError", "UnknownMethodError", "MissingPositionsError",
            "ModelError", "RenderError", "ExtractionTimeout", "__version__", "SiteModel",
-           "records", "Record", "simhash", "hamming"]
+           "records", "Record", "simhash", "hamming", "extract_many", "Page", "BatchStats", "WorkerCrash"]

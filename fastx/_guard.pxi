@@ -458,7 +458,7 @@ cdef enum:
 
 cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing, uint32_t key) noexcept nogil:
     """Model a start tag: _GUARD_DROP (leave it out), _GUARD_HTML or _GUARD_FOREIGN_TAG (kept)."""
-    cdef int32_t j, noah
+    cdef int32_t j, noah, implied
     if _guard_in_foreign(g):
         if cat & _G_BREAKOUT:
             while _guard_in_foreign(g):
@@ -536,8 +536,19 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing,
         _guard_reconstruct(g)
     if cat & (_G_VOID | _G_RAW | _G_PLAINTEXT):
         return _GUARD_HTML               # no nesting: raw text ends at its own end tag
-    if g.depth >= g.max_depth:
+    # rows and cells directly in a table get the tbody / tr the tree builder inserts
+    implied = 0
+    if cat & (_G_TR | _G_CELL) and g.depth > 0 and not g.stack[g.depth - 1].foreign:
+        if g.stack[g.depth - 1].cat & _G_TABLE:
+            implied = 2 if cat & _G_CELL else 1
+        elif cat & _G_CELL and g.stack[g.depth - 1].cat & _G_TSECT:
+            implied = 1
+    if g.depth + implied >= g.max_depth:
         return _GUARD_DROP
+    if implied == 2 or (implied == 1 and cat & _G_TR):
+        _guard_push(g, _guard_id_tbody, _guard_cat[_guard_id_tbody], False, 0)
+    if implied and cat & _G_CELL:
+        _guard_push(g, _guard_id_tr, _guard_cat[_guard_id_tr], False, 0)
     if cat & _G_FORMAT:
         noah = _guard_noah(g, key)
         if noah >= 0:

@@ -21,6 +21,8 @@
 # A <marquee> gets scrollamount="0": its text stays where layout put it instead
 # of moving with the clock, so a page always gives the same boxes.
 
+from libc.string cimport strlen
+
 cdef extern from *:
     """
     static uintptr_t fx_render_node_ns(const fx_node *n) { return n->ns; }
@@ -66,15 +68,15 @@ cdef inline void _rm_put(_RmBuf *b, const unsigned char *s, size_t m) noexcept n
     b.n += m
 
 
-cdef inline void _rm_lit(_RmBuf *b, const char *s, size_t m) noexcept nogil:
-    _rm_put(b, <const unsigned char *>s, m)
+cdef inline void _rm_lit(_RmBuf *b, const char *s) noexcept nogil:
+    _rm_put(b, <const unsigned char *>s, strlen(s))
 
 
 cdef void _rm_int(_RmBuf *b, Py_ssize_t v) noexcept nogil:
     cdef unsigned char tmp[24]
     cdef int k = 24
     if v == 0:
-        _rm_lit(b, b"0", 1)
+        _rm_lit(b, b"0")
         return
     while v > 0 and k > 0:
         k -= 1
@@ -92,13 +94,13 @@ cdef void _rm_escaped(_RmBuf *b, const unsigned char *s, size_t m, bint attr) no
         if c == 38 or (attr and c == 34) or (not attr and (c == 60 or c == 62)):
             _rm_put(b, s + start, i - start)
             if c == 38:
-                _rm_lit(b, b"&amp;", 5)
+                _rm_lit(b, b"&amp;")
             elif c == 34:
-                _rm_lit(b, b"&quot;", 6)
+                _rm_lit(b, b"&quot;")
             elif c == 60:
-                _rm_lit(b, b"&lt;", 4)
+                _rm_lit(b, b"&lt;")
             else:
-                _rm_lit(b, b"&gt;", 4)
+                _rm_lit(b, b"&gt;")
             start = i + 1
     _rm_put(b, s + start, m - start)
 
@@ -292,32 +294,32 @@ def render_markup(Doc d, bint scripts=False):
                                 | RP_STILL)
                     if not (pr & RP_SKIP or (nojs and pr & RP_SKIP_NOJS)):
                         nm = _rm_name(node, &m)
-                        _rm_lit(&b, b"<", 1)
+                        _rm_lit(&b, b"<")
                         _rm_put(&b, nm, m)
                         if is_doc:
-                            _rm_lit(&b, b" data-fx=\"", 10)
+                            _rm_lit(&b, b" data-fx=\"")
                             _rm_int(&b, j - 1)
-                            _rm_lit(&b, b"\"", 1)
+                            _rm_lit(&b, b"\"")
                         if pr & RP_STILL:
-                            _rm_lit(&b, b" scrollamount=\"0\"", 16)
+                            _rm_lit(&b, b" scrollamount=\"0\"")
                         a = (<fx_element *>node).first_attr
                         while a != NULL:
                             an = _rm_aname(a, &am)
                             if an != NULL and am > 0 and not _name_is(an, am, b"data-fx", 7) and not (
                                     pr & RP_NOSRC and (_name_is(an, am, b"src", 3) or _name_is(an, am, b"data", 4))) \
                                     and not (pr & RP_STILL and _name_is(an, am, b"scrollamount", 12)):
-                                _rm_lit(&b, b" ", 1)
+                                _rm_lit(&b, b" ")
                                 _rm_put(&b, an, am)
                                 if pr & RP_IMGSRC and (_name_is(an, am, b"src", 3) or _name_is(an, am, b"srcset", 6)):
-                                    _rm_lit(&b, b"=\"fastx-blocked:\"", 17)
+                                    _rm_lit(&b, b"=\"fastx-blocked:\"")
                                 elif a.value != NULL and a.value.data != NULL:
-                                    _rm_lit(&b, b"=\"", 2)
+                                    _rm_lit(&b, b"=\"")
                                     _rm_escaped(&b, a.value.data, a.value.length, True)
-                                    _rm_lit(&b, b"\"", 1)
+                                    _rm_lit(&b, b"\"")
                                 else:
-                                    _rm_lit(&b, b"=\"\"", 3)
+                                    _rm_lit(&b, b"=\"\"")
                             a = a.next
-                        _rm_lit(&b, b">", 1)
+                        _rm_lit(&b, b">")
                         if not (pr & RP_VOID):
                             if node.first_child != NULL:
                                 if not _grow(<void **>&stack, &scap, sp + 1, sizeof(fx_node *)) or \
@@ -329,9 +331,9 @@ def render_markup(Doc d, bint scripts=False):
                                 sp += 1
                                 descend = True
                             else:
-                                _rm_lit(&b, b"</", 2)
+                                _rm_lit(&b, b"</")
                                 _rm_put(&b, nm, m)
-                                _rm_lit(&b, b">", 1)
+                                _rm_lit(&b, b">")
                 elif node.type == LXB_TEXT or node.type == LXB_CDATA:
                     cd = <fx_chardata *>node
                     if cd.data.data != NULL and cd.data.length > 0:
@@ -339,9 +341,9 @@ def render_markup(Doc d, bint scripts=False):
                             _rm_put(&b, cd.data.data, cd.data.length)
                         else:
                             if is_doc and not (parent_pr & RP_RCDATA):
-                                _rm_lit(&b, b"<!--fx:", 7)
+                                _rm_lit(&b, b"<!--fx:")
                                 _rm_int(&b, j - 1)
-                                _rm_lit(&b, b"-->", 3)
+                                _rm_lit(&b, b"-->")
                             _rm_escaped(&b, cd.data.data, cd.data.length, False)
                 if descend:
                     node = node.first_child
@@ -352,9 +354,9 @@ def render_markup(Doc d, bint scripts=False):
                     if sp > 0 and stack[sp - 1] == node:
                         sp -= 1
                         nm = _rm_name(node, &m)
-                        _rm_lit(&b, b"</", 2)
+                        _rm_lit(&b, b"</")
                         _rm_put(&b, nm, m)
-                        _rm_lit(&b, b">", 1)
+                        _rm_lit(&b, b">")
                 if node == root:
                     break
                 node = node.next

@@ -639,15 +639,33 @@ cdef bint _vsse_in_title(const unsigned char *s, Py_ssize_t n, const unsigned ch
     return False
 
 
+cdef bint _vsse_title_starts(const unsigned char *s, Py_ssize_t n, const unsigned char *title,
+                             Py_ssize_t tn) noexcept nogil:
+    """The title begins with s as a whole word (a one-word name: 'Whiplash - Shop')."""
+    cdef Py_ssize_t j
+    cdef unsigned char c
+    if n == 0 or n > tn:
+        return False
+    for j in range(n):
+        c = s[j]
+        if 65 <= c <= 90:
+            c += 32
+        if c != title[j]:
+            return False
+    return n == tn or not (title[n] >= 128 or (48 <= title[n] <= 57) or (97 <= title[n] <= 122))
+
+
 def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_vals, str title):
     """The record characteristics of every leaf (text node), in one pass.
 
-    Returns int32 arrays over the Doc (elements: -1 / 0):
+    Returns int32 arrays over the Doc (elements: -1 / 0), (delim, label, in_title, has_delim):
       delim    byte offset of the leaf's attribute delimiter (':' / '：'), -1 if none
                or if the text before it is longer than an attribute name
       label    attribute-dictionary entry of the leaf's label (the text before
                the delimiter, or the whole leaf when it has none), -1 if none
-      in_title 1 when the leaf (two words or more) occurs in the page title
+      in_title 1 when the leaf (two words or more) occurs in the page title, or
+               the title begins with the leaf (one word)
+      has_delim 1 where delim >= 0
     `dict_keys` are sorted attribute_hash values, `dict_vals` their entry ids."""
     cdef Py_ssize_t n = d.n, i, at, words, lo, hi, mid, nd = dict_keys.shape[0], tn
     cdef const uint8_t[::1] kind = d.kind
@@ -661,6 +679,8 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
     delim_arr = np.full(n, -1, dtype=np.int32)
     label_arr = np.full(n, -1, dtype=np.int32)
     title_arr = np.zeros(n, dtype=np.int32)
+    has_arr = np.zeros(n, dtype=np.int32)
+    cdef int32_t[::1] has_delim = has_arr
     cdef int32_t[::1] delim = delim_arr
     cdef int32_t[::1] label = label_arr
     cdef int32_t[::1] in_title = title_arr
@@ -671,13 +691,15 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
         for i in range(n):
             if kind[i] != LXB_TEXT:
                 continue
-            if nwords[i] >= 2 and _vsse_in_title(buf + off[i], tlen[i], tt, tn):
+            if nwords[i] >= 2 and _vsse_in_title(buf + off[i], tlen[i], tt, tn) or \
+                    nwords[i] == 1 and _vsse_title_starts(buf + off[i], tlen[i], tt, tn):
                 in_title[i] = 1
             at = _vsse_delimiter(buf + off[i], tlen[i])
             h = _vsse_label_hash(buf + off[i], at if at >= 0 else tlen[i], &words)
             if words > _VSSE_LABEL_WORDS:
                 continue
             delim[i] = <int32_t>at
+            has_delim[i] = at >= 0
             if words > 0:
                 lo = 0
                 hi = nd
@@ -689,7 +711,7 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
                         hi = mid
                 if lo < nd and dict_keys[lo] == h:
                     label[i] = dict_vals[lo]
-    return delim_arr, label_arr, title_arr
+    return delim_arr, label_arr, title_arr, has_arr
 
 
 # ---------------------------------------------------------------- Formula 3
@@ -707,9 +729,10 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
     attribute).  With `skip_links`, leaves inside links do not count (links
     are noise, Sect. 2).
 
-    Returns (W, coverage): coverage(i) = sum_k [n_k(i) > 0] * log(N / n_k(root)),
-    the rarity-weighted set of characteristics the subtree of i holds (used
-    by records_viterbi's termination)."""
+    Returns (W, coverage): coverage(i) = sum_k n_k(i) / n_k(root) * log(N / n_k(root)),
+    the share of each characteristic's leaves the subtree of i holds, weighted
+    by the characteristic's rarity on the page (records_viterbi's termination
+    compares states by it)."""
     cdef Py_ssize_t n = d.n, i, c, k, m = 0, leaves = 0, base, npairs = 0, p, j
     cdef const int32_t[::1] parent = d.parent
     cdef const uint8_t[::1] kind = d.kind
@@ -752,6 +775,9 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
     cdef int32_t[::1] cnt = np.zeros(n, dtype=np.int32)
     cdef double[::1] tab = np.empty(leaves + 1, dtype=np.float64)
     cdef double idf, nn = <double>leaves
+    cdef Py_ssize_t total, chain, ntouched
+    cdef const int32_t[::1] depth = d.depth
+    cdef int32_t[::1] touched = np.empty(n, dtype=np.int32)
     with nogil:
         for j in range(npairs):
             first[pair_k[j] + 1] += 1
@@ -767,23 +793,48 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
         for k in range(m):
             if first[k + 1] == first[k]:
                 continue
-            for i in range(n):
-                cnt[i] = 0
+            total = first[k + 1] - first[k]
+            idf = _vsse_log(nn / total) / total
+            chain = 0
             for j in range(first[k], first[k + 1]):
-                cnt[order[j]] += 1
-            for i in range(n - 1, 0, -1):
-                p = parent[i]
-                if p >= 0:
-                    cnt[p] += cnt[i]
-            idf = _vsse_log(nn / (first[k + 1] - first[k]))
-            for i in range(n):
-                j = cnt[i]
-                if j > 0:
-                    if tab[j] < 0.0:
-                        tab[j] = j * _vsse_log(nn / j)
-                    W[i] += tab[j]
-                    C[i] += idf
+                chain += depth[order[j]]
+            if chain <= 2 * n:
+                # few leaves: count up their ancestor chains, touch only those nodes
+                ntouched = 0
+                for j in range(first[k], first[k + 1]):
+                    p = order[j]
+                    while p >= 0:
+                        if cnt[p] == 0:
+                            touched[ntouched] = <int32_t>p
+                            ntouched += 1
+                        cnt[p] += 1
+                        p = parent[p]
+                for j in range(ntouched):
+                    i = touched[j]
+                    _vsse_wvc_add(&W[0], &C[0], &tab[0], i, cnt[i], nn, idf)
+                    cnt[i] = 0
+            else:
+                # many leaves: one reverse sweep over the tree
+                for j in range(first[k], first[k + 1]):
+                    cnt[order[j]] += 1
+                for i in range(n - 1, 0, -1):
+                    p = parent[i]
+                    if p >= 0:
+                        cnt[p] += cnt[i]
+                for i in range(n):
+                    if cnt[i] > 0:
+                        _vsse_wvc_add(&W[0], &C[0], &tab[0], i, cnt[i], nn, idf)
+                        cnt[i] = 0
     return W_arr, C_arr
+
+
+cdef inline void _vsse_wvc_add(double *W, double *C, double *tab, Py_ssize_t i, Py_ssize_t c, double nn,
+                               double idf) noexcept nogil:
+    """Add characteristic k's term of Formula 3 (c leaves under node i) and its coverage."""
+    if tab[c] < 0.0:
+        tab[c] = c * _vsse_log(nn / c)
+    W[i] += tab[c]
+    C[i] += idf * c
 
 
 cdef Py_ssize_t _vsse_collect(const uint8_t[::1] kind, const uint16_t[::1] flags, const int32_t[::1] code,
@@ -924,7 +975,12 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
             if used[a]:
                 continue
             i = leaf[a]
-            nxt_value = a + 1 < nl and delim[leaf[a + 1]] == 0 and blk[leaf[a + 1]] == blk[i]
+            # the next leaf is ": value" and takes this one as its label
+            nxt_value = a + 1 < nl and delim[leaf[a + 1]] == 0 and blk[leaf[a + 1]] == blk[i] \
+                and delim[i] < 0
+            if nxt_value:
+                _vsse_label_hash(buf + off[i], tlen[i], &words)
+                nxt_value = 0 < words <= _VSSE_LABEL_WORDS
             lab_leaf = -1
             if in_title[i] and label[i] < 0 and not title_done and not nxt_value:
                 title_done = True
@@ -1013,15 +1069,21 @@ cdef list _vsse_record_strings(Doc d, const int32_t[:, ::1] rows, Py_ssize_t nre
             if kind[t] == LXB_TEXT:
                 parts.append(buf[off[t]:off[t] + tlen[t]].decode("utf-8", "replace"))
         value = " ".join(parts)
-        steps = []
-        p = parent[v0]
-        while p >= 0:
-            nm = names.get(p)
-            if nm is None:
-                nm = names[p] = d.tag_name(p)
-            steps.append(nm)
-            p = parent[p]
-        steps.reverse()
         if name and value:
-            out.append((name, value, "/".join(steps), rows[r, 5]))
+            out.append((name, value, _vsse_tag_path(d, parent[v0], names), rows[r, 5]))
     return out
+
+
+cdef str _vsse_tag_path(Doc d, Py_ssize_t node, dict memo):
+    """'html/body/.../tag' of an element; memo maps nodes to their paths."""
+    cdef const int32_t[::1] parent = d.parent
+    cdef list chain = []
+    cdef str prefix
+    while node >= 0 and node not in memo:
+        chain.append(node)
+        node = parent[node]
+    prefix = memo.get(node, "") if node >= 0 else ""
+    for p in reversed(chain):
+        prefix = f"{prefix}/{d.tag_name(p)}" if prefix else d.tag_name(p)
+        memo[p] = prefix
+    return prefix

@@ -132,8 +132,8 @@ def _run_one(page: Page, method: str, params: dict, with_html: bool) -> tuple[di
         rec["error"] = _error_text(exc)
     except MemoryError:
         rec["error"] = "MemoryError: not enough memory to extract this page"
-    except RecursionError as exc:  # never expected (no recursion in fastx), kept typed in the record
-        rec["error"] = _error_text(exc)
+    except Exception as exc:  # a bug (fastx raises only FastxError): recorded, the batch goes on
+        rec["error"] = f"InternalError: {_error_text(exc)}"
     return rec, nbytes
 
 
@@ -508,7 +508,7 @@ def add_arguments(ap) -> None:
 def _stdin_pages(args) -> Iterator[Page]:
     from .warc import is_warc, read_warc
     stream = sys.stdin.buffer
-    head = stream.peek(64)[:64] if hasattr(stream, "peek") else b""
+    head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
     if is_warc("", head):
         yield from read_warc(stream, html_only=not args.all_responses, name="<stdin>")
     else:
@@ -560,7 +560,7 @@ def _single_page(args) -> bool:
     src = args.inputs[0]
     if src == "-":
         stream = sys.stdin.buffer
-        return not (hasattr(stream, "peek") and is_warc("", stream.peek(64)[:64]))
+        return not (hasattr(stream, "peek") and is_warc("", stream.peek(4096)[:4096]))
     return not Path(src).is_dir() and not is_warc(src)
 
 

@@ -197,6 +197,15 @@ def fastx_registry() -> dict[str, str]:
     return dict(methods()) if callable(methods) else {}
 
 
+def _fastx_needs() -> dict[str, str]:
+    """Methods that need more than the page (e.g. learned site rules): the bench cannot run them alone."""
+    try:
+        from fastx.methods import requirements
+    except ImportError:
+        return {}
+    return requirements()
+
+
 def _fastx_method(method: str):
     def run(html, url):
         import fastx
@@ -212,11 +221,15 @@ def select_extractors(names: Iterable[str] | None = None, fastx: bool = True, pe
     wanted = None if names is None else {n.strip() for n in names if n.strip()}
     registry = fastx_registry() if fastx else {}
     chosen, skipped, known = [], {}, {PARSE_ONLY, "fastx"}
+    needs = _fastx_needs() if fastx else {}
     for method, desc in registry.items():
         name = FASTX_PREFIX + method
         known |= {name, method}
         if wanted is None or {name, method, "fastx"} & wanted:
-            chosen.append(Extractor(name, _fastx_method(method), desc))
+            if method in needs:
+                skipped[name] = f"needs {needs[method]}"
+            else:
+                chosen.append(Extractor(name, _fastx_method(method), desc))
     if fastx and not registry:
         skipped["fastx"] = "fastx.methods() is not available"
     for name, (fn, module, dist, call) in PEERS.items():

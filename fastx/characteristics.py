@@ -6,7 +6,7 @@ characteristics weigh the DOM nodes for structured records (WVC, Formula 3).
 This module is that container.  Built in:
 
 ``punctuation``  counter: punctuation marks of a leaf, ASCII and CJK/full-width
-                 (Doc.punct); takes part in vvtc
+                 (Doc.punct); takes part in vvtc and WVC
 ``delimiter``    predicate: the leaf separates an attribute from its value with
                  ':' or the full-width '：' (Sect. 4.3.2); takes part in WVC
 ``attribute``    category: the leaf's label is a name of the attribute dictionary
@@ -15,13 +15,12 @@ This module is that container.  Built in:
                  in this dictionary will also be a kind of characteristics");
                  takes part in WVC
 ``title``        predicate: content semantics (Sect. 4.4) for records: the leaf
-                 (two words or more) repeats part of the page title; takes part
-                 in WVC
+                 (two words or more) repeats part of the page title, or the title
+                 begins with it (one word); takes part in WVC
 
-Punctuation is not in the default WVC set: on product pages the lists of
-other items ("(Hardcover)", "(Save 20%)") carry more of it than the record
-area does (on SWDE booksamillion it moves the HMM's area away from the
-book's own details); pass ``characteristics=`` to records() to include it.
+Every characteristic takes part in WVC, as in the paper; records() takes
+``characteristics=`` to choose a subset.  Leaves inside links never count
+for WVC (fastx._core.wvc).
 
 Register your own with :func:`register_characteristic`; it then takes part
 in vvtc and/or WVC (``vvtc=`` / ``wvc=``)::
@@ -228,8 +227,7 @@ def scan(doc) -> Scan:
     key = ("vsse.scan", _attr_version)
     s = doc.cache.get(key)
     if s is None:
-        delim, label, in_title = _core.records_scan(doc, _attr_table[0], _attr_table[1], doc.title)
-        s = Scan(delim, label, in_title, (delim >= 0).astype(np.int32))
+        s = Scan(*_core.records_scan(doc, _attr_table[0], _attr_table[1], doc.title))
         doc.cache[key] = s
     return s
 
@@ -242,7 +240,7 @@ def _load_dictionary() -> None:
 _load_dictionary()
 
 _PUNCTUATION = register_characteristic(
-    "punctuation", lambda doc: doc.punct, kind="counter", vvtc=True, wvc=False, per_node=False,
+    "punctuation", lambda doc: doc.punct, kind="counter", vvtc=True, wvc=True, per_node=False,
     description="punctuation marks of the leaf, ASCII and CJK/full-width (Sect. 4.2)")
 register_characteristic(
     "delimiter", lambda doc: scan(doc).has_delim, kind="predicate", vvtc=False, wvc=True, per_node=False,

@@ -42,3 +42,8 @@ class RenderError(FastxError, RuntimeError):
 
 class ExtractionTimeout(FastxError, TimeoutError):
     """A page took longer than the per-page time limit."""
+
+
+class WorkerCrash(FastxError, RuntimeError):
+    """A worker process of fastx.extract_many died (a signal, the out-of-memory killer) while
+    extracting a page; the page's record carries this error and the batch goes on."""

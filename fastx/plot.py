@@ -26,6 +26,7 @@ import html
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Iterable
 
 from .errors import InputError
@@ -103,14 +104,27 @@ class Chart:
         return 46, 10, top, 34      # left, right, top, bottom
 
     # ------------------------------------------------------------ SVG
-    def svg(self, standalone: bool = False) -> str:
-        """The chart as an ``<svg>`` element (with an XML prolog and fonts when `standalone`)."""
-        W, H = self.width, self.height
+    def _geometry(self):
+        """Pixel layout shared by the SVG and the PNG: plot box, scale functions, the drawable
+        points with their pixel positions, and where each point's label goes."""
         ml, mr, mt, mb = self._margins()
-        pw, ph = W - ml - mr, H - mt - mb
+        pw, ph = self.width - ml - mr, self.height - mt - mb
         (x0, x1), (y0, y1) = self._ranges()
         tx = lambda v: ml + pw * _frac(self.x.scale, v, x0, x1)          # noqa: E731
         ty = lambda v: mt + ph * (1.0 - _frac(self.y.scale, v, y0, y1))  # noqa: E731
+        xy = [(p, min(max(tx(p.x), ml), ml + pw), min(max(ty(p.y), mt), mt + ph))
+              for p in self.points if not (math.isnan(p.x) or math.isnan(p.y))]
+        labelled = [t for t in xy if t[0].label]
+        spots = _place_labels(labelled, self.radius, (ml, mt, ml + pw, mt + ph))
+        return SimpleNamespace(ml=ml, mr=mr, mt=mt, pw=pw, ph=ph, x0=x0, x1=x1, y0=y0, y1=y1, tx=tx, ty=ty,
+                               xy=xy, labels=list(zip(labelled, spots)))
+
+    def svg(self, standalone: bool = False) -> str:
+        """The chart as an ``<svg>`` element (with an XML prolog and fonts when `standalone`)."""
+        W, H = self.width, self.height
+        g = self._geometry()
+        ml, mr, mt, pw, ph, tx, ty = g.ml, g.mr, g.mt, g.pw, g.ph, g.tx, g.ty
+        x0, x1, y0, y1 = g.x0, g.x1, g.y0, g.y1
         extra = "".join(f' {k}="{_e(v)}"' for k, v in (self.attrs or {}).items())
         out = []
         if standalone:
@@ -138,11 +152,7 @@ class Chart:
         out.append(f'<text transform="translate(11 {mt + ph / 2:.1f}) rotate(-90)" text-anchor="middle" '
                    f'fill="#333">{_e(self.y.label)}</text>')
         # the points: a connecting line, then markers, then labels
-        xy = []
-        for p in self.points:
-            if math.isnan(p.x) or math.isnan(p.y):
-                continue
-            xy.append((p, min(max(tx(p.x), ml), ml + pw), min(max(ty(p.y), mt), mt + ph)))
+        xy = g.xy
         if self.connect and len(xy) > 1:
             d = " ".join(f"{x:.1f},{y:.1f}" for _, x, y in xy)
             out.append(f'<polyline class="fx-line" points="{d}" fill="none" stroke="#90a4ae" '
@@ -177,10 +187,9 @@ class Chart:
                 if rule.label:
                     out.append(f'<text x="{x + 4:.1f}" y="{mt + 12}" fill="{_e(rule.color)}" paint-order="stroke" '
                                f'stroke="#fff" stroke-width="3">{_e(rule.label)}</text>')
-        labelled = [(p, x, y) for p, x, y in xy if p.label]
-        if labelled:
+        if g.labels:
             out.append('<g class="fx-labels" fill="#222">')
-            for (p, _, _), (lx, ly, anchor) in zip(labelled, _place_labels(labelled, r, (ml, mt, ml + pw, mt + ph))):
+            for (p, _, _), (lx, ly, anchor) in g.labels:
                 out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}" paint-order="stroke" '
                            f'stroke="#fff" stroke-width="3">{_e(p.label)}</text>')
             out.append("</g>")
@@ -211,23 +220,30 @@ class Chart:
         except ImportError:
             raise InputError("writing PNG needs matplotlib (pip install 'fastx[plot]'); "
                              "or write SVG, which needs nothing") from None
-        (x0, x1), (y0, y1) = self._ranges()
+        g = self._geometry()
+        x0, x1, y0, y1 = g.x0, g.x1, g.y0, g.y1
+        pt = 0.72                                   # points per SVG pixel at the 100 px/inch figure size
         fig, ax = plt.subplots(figsize=(self.width / 100, self.height / 100), dpi=dpi)
         try:
-            for axis, setter, lo, hi, lim in ((self.x, ax.set_xscale, x0, x1, ax.set_xlim),
-                                              (self.y, ax.set_yscale, y0, y1, ax.set_ylim)):
+            for axis, setter, lo, hi, lim, ticks, labels in (
+                    (self.x, ax.set_xscale, x0, x1, ax.set_xlim, ax.set_xticks, ax.set_xticklabels),
+                    (self.y, ax.set_yscale, y0, y1, ax.set_ylim, ax.set_yticks, ax.set_yticklabels)):
                 if axis.scale == "log":
                     setter("log")
                 elif axis.scale == "symlog":
                     setter("symlog", linthresh=1.0)
                 lim(lo, hi)
-            pts = [p for p in self.points if not (math.isnan(p.x) or math.isnan(p.y))]
+                t = _ticks(axis.scale, lo, hi)
+                ticks(t)
+                labels([_fmt(v) for v in t])
+            ax.minorticks_off()
+            ax.tick_params(labelsize=11 * pt, length=3)
             clip = lambda v, lo, hi: min(max(v, lo), hi)  # noqa: E731
-            xs = [clip(p.x, x0, x1) for p in pts]
-            ys = [clip(p.y, y0, y1) for p in pts]
-            if self.connect and len(pts) > 1:
+            xs = [clip(p.x, x0, x1) for p, _, _ in g.xy]
+            ys = [clip(p.y, y0, y1) for p, _, _ in g.xy]
+            if self.connect and len(xs) > 1:
                 ax.plot(xs, ys, color="#90a4ae", linewidth=0.5, zorder=1)
-            ax.scatter(xs, ys, c=[p.color for p in pts], s=(self.radius * 2.2) ** 2, zorder=2,
+            ax.scatter(xs, ys, c=[p.color for p, _, _ in g.xy], s=(2 * self.radius * pt) ** 2, zorder=2,
                        marker="o", linewidths=0)
             for rule in self.rules:
                 line = ax.axhline if rule.axis == "y" else ax.axvline
@@ -235,25 +251,26 @@ class Chart:
                 if rule.label:
                     if rule.axis == "y":
                         ax.annotate(rule.label, (1, rule.value), xycoords=("axes fraction", "data"),
-                                    ha="right", va="bottom", color=rule.color, fontsize=8)
+                                    ha="right", va="bottom", color=rule.color, fontsize=11 * pt)
                     else:
                         ax.annotate(rule.label, (rule.value, 1), xycoords=("data", "axes fraction"),
-                                    ha="left", va="top", color=rule.color, fontsize=8,
+                                    ha="left", va="top", color=rule.color, fontsize=11 * pt,
                                     xytext=(3, -3), textcoords="offset points")
-            for p, x, y in zip(pts, xs, ys):
-                if p.label:
-                    ax.annotate(p.label, (x, y), xytext=(4, 3), textcoords="offset points", fontsize=7)
+            ha = {"start": "left", "end": "right", "middle": "center"}
+            for (p, x, y), (lx, ly, anchor) in g.labels:   # the SVG's label spots, as offsets
+                ax.annotate(p.label, (clip(p.x, x0, x1), clip(p.y, y0, y1)), xytext=((lx - x) * pt, (y - ly) * pt),
+                            textcoords="offset points", ha=ha[anchor], va="baseline", fontsize=11 * pt)
             for color, text in self.legend:
                 ax.scatter([], [], c=color, label=text)
             if self.legend:
                 ax.legend(loc="lower right" if self.legend_at == "bottom-right" else "upper left",
-                          fontsize=8, frameon=False)
+                          fontsize=11 * pt, frameon=False)
             if self.note:
                 fig.text(0.99, 0.99, self.note, ha="right", va="top", fontsize=7, color="#777")
-            ax.set_xlabel(self.x.label)
-            ax.set_ylabel(self.y.label)
+            ax.set_xlabel(self.x.label, fontsize=11 * pt)
+            ax.set_ylabel(self.y.label, fontsize=11 * pt)
             if self.title:
-                ax.set_title(self.title, fontsize=10, loc="left")
+                ax.set_title(self.title, fontsize=12 * pt, loc="left", fontweight="bold")
             ax.grid(True, color="#e3e3e3", linewidth=0.6)
             ax.set_axisbelow(True)
             fig.tight_layout()

@@ -30,9 +30,8 @@ path of the value's element.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
-import numpy as np
 
 from . import _core
 from . import characteristics as _chars
@@ -46,9 +45,8 @@ _LABEL_STRIP = " \t:：-–—>»|"
 _GATHERED_WORDS = 20
 
 
-@dataclass(frozen=True)
-class Record:
-    """One attribute-value pair read from a page."""
+class Record(NamedTuple):
+    """One attribute-value pair read from a page (immutable; a tuple)."""
     attribute: str
     value: str
     path: str

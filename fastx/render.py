@@ -272,24 +272,33 @@ def markup(doc, scripts: bool = False) -> str:
 def _layout_from(doc, result: dict, meta: dict) -> Layout:
     """Scatter the browser's per-mark arrays onto Doc indices."""
     n, P = doc.n, len(STYLE_PROPS)
+    try:
+        idx = np.asarray(result["idx"], dtype=np.int64)
+        box = np.asarray(result["box"], dtype=np.float64).reshape(len(idx), 4)
+        code = np.asarray(result["codes"], dtype=np.int64).reshape(len(idx), P)
+        tidx = np.asarray(result["tidx"], dtype=np.int64)
+        tbox = np.asarray(result["tbox"], dtype=np.float64).reshape(len(tidx), 4)
+        vocab = [[str(v) for v in vs][:65535] for vs in result["vocab"]]
+        if len(vocab) != P:
+            raise ValueError(f"{len(vocab)} value lists for {P} properties")
+    except (KeyError, TypeError, ValueError) as exc:  # only a page script could garble the measurements
+        raise RenderError(f"the browser's measurements of the page are malformed ({exc}); "
+                          "render without scripts") from None
+    code[code > 65535] = 0                             # beyond the uint16 value table: not recorded
     boxes = np.full((n, 4), np.nan, dtype=np.float32)
     codes = np.zeros((n, P), dtype=np.uint16)
-    idx = np.asarray(result["idx"], dtype=np.int64)
     ok = (idx >= 0) & (idx < n)
-    if len(idx):
-        boxes[idx[ok]] = np.asarray(result["box"], dtype=np.float64).reshape(-1, 4)[ok]
-        codes[idx[ok]] = np.asarray(result["codes"], dtype=np.int64).reshape(-1, P)[ok]
-    tidx = np.asarray(result["tidx"], dtype=np.int64)
+    boxes[idx[ok]] = box[ok]
+    codes[idx[ok]] = code[ok]
     tok = (tidx >= 0) & (tidx < n)
-    if len(tidx):
-        boxes[tidx[tok]] = np.asarray(result["tbox"], dtype=np.float64).reshape(-1, 4)[tok]
+    boxes[tidx[tok]] = tbox[tok]
     text = np.flatnonzero(doc.kind == _core.KIND_TEXT)
     if len(text):
         codes[text] = codes[doc.parent[text]]       # a text node's computed style is its parent's
     elements = doc.kind == _core.KIND_ELEMENT
     meta = dict(meta, missing=int(elements.sum() - np.count_nonzero(~np.isnan(boxes[elements, 0]))),
                 page=result.get("page"))
-    return Layout(doc.kind, boxes, codes, STYLE_PROPS, result["vocab"], fingerprint(doc), meta)
+    return Layout(doc.kind, boxes, codes, STYLE_PROPS, vocab, fingerprint(doc), meta)
 
 
 # ---------------------------------------------------------------- the browser
@@ -424,8 +433,7 @@ class Renderer:
         """Layout of one page (a Doc, or HTML text/bytes that is parsed first)."""
         return self._submit(self._prepare(page, url, scripts)).result()
 
-    def render_many(self, pages: Iterable, *, scripts: bool | None = None,
-                    ordered: bool = True) -> Iterator["Layout | RenderError"]:
+    def render_many(self, pages: Iterable, *, scripts: bool | None = None) -> Iterator["Layout | Exception"]:
         """Render many pages on the pool: yields, per input, its Layout or the RenderError
         (other errors, e.g. InputError for a bad page, are yielded too).  At most
         ``2 * pages`` pages are in flight; results come in input order."""
@@ -473,7 +481,7 @@ class Renderer:
         if self._engine is None:
             self.start()
         fut = asyncio.run_coroutine_threadsafe(self._engine.render(html, scripts), self._loop)
-        return _Pending(fut, doc, path, self)
+        return _Pending(fut, doc, path)
 
 
 class _Done:
@@ -487,8 +495,8 @@ class _Done:
 
 
 class _Pending:
-    def __init__(self, fut, doc, path, renderer: Renderer):
-        self.fut, self.doc, self.path, self.renderer = fut, doc, path, renderer
+    def __init__(self, fut, doc, path):
+        self.fut, self.doc, self.path = fut, doc, path
 
     def result(self) -> Layout:
         try:
@@ -513,7 +521,8 @@ def _outcome(handle):
 class _Engine:
     """The asyncio side (runs on the renderer's thread): playwright, the browser, one
     context per scripts setting, and its page pool: at most ``pages`` tabs render at
-    once (a semaphore), idle tabs are reused, a tab that failed is closed."""
+    once (a semaphore), idle tabs are reused when scripts are off, a tab that failed
+    or ran page scripts is closed."""
 
     def __init__(self, async_playwright, error_type, executable: str, owner: Renderer):
         self.async_playwright, self.error_type, self.executable = async_playwright, error_type, executable
@@ -524,12 +533,12 @@ class _Engine:
         self.version = None
         self.contexts: dict[bool, object] = {}
         self.idle: dict[bool, list] = {False: [], True: []}
-        self.slots: dict[bool, asyncio.Semaphore] = {}
+        self.slots: asyncio.Semaphore | None = None
         self.lock: asyncio.Lock | None = None
 
     async def start(self):
         self.lock = asyncio.Lock()
-        self.slots = {False: asyncio.Semaphore(self.pages), True: asyncio.Semaphore(self.pages)}
+        self.slots = asyncio.Semaphore(self.pages)
         self.pw = await self.async_playwright().start()
         try:
             await self._launch()
@@ -569,7 +578,7 @@ class _Engine:
             return (idle.pop() if idle else await ctx.new_page()), idle
 
     async def render(self, html: str, scripts: bool):
-        async with self.slots[scripts]:
+        async with self.slots:
             page, idle = await self._tab(scripts)
             t0 = time.perf_counter()
             healthy = False
@@ -582,8 +591,10 @@ class _Engine:
             except self.error_type as exc:
                 raise RenderError(f"Chromium failed on the page: {str(exc).splitlines()[0]}") from None
             finally:
-                if healthy and idle is self.idle[scripts]:
-                    idle.append(page)          # back to the pool (unless the browser was relaunched)
+                if healthy and not scripts and idle is self.idle[scripts]:
+                    # back to the pool (unless the browser was relaunched); a tab that ran page
+                    # scripts is not reused: document.write keeps the window and its globals
+                    idle.append(page)
                 else:
                     try:
                         await asyncio.wait_for(page.close(run_before_unload=False), 10)
@@ -630,9 +641,10 @@ def default_renderer() -> Renderer:
         return _DEFAULT
 
 
-def render(page, *, url: str | None = None, scripts: bool = False,
+def render(page, *, url: str | None = None, scripts: bool | None = None,
            renderer: Renderer | None = None) -> Layout:
-    """Layout of one page (Doc or HTML) with the default renderer (or `renderer`)."""
+    """Layout of one page (Doc or HTML) with the default renderer (or `renderer`);
+    `scripts` overrides the renderer's setting (the default renderer's is off)."""
     return (renderer or default_renderer()).render(page, url=url, scripts=scripts)
 
 

@@ -76,7 +76,6 @@ _PLACEHOLDER = {"img": "image", "input": "input", "video": "video", "audio": "au
                 "select": "select", "textarea": "textarea", "button": "button", "area": "area"}
 _NUM_ATTRS = {"td": ("colspan", "rowspan"), "th": ("colspan", "rowspan"), "ol": ("start",)}
 _CLASS_SAFE = re.compile(r"[^a-z0-9-]")
-_PAPER = ("TD", "CTD", "HTD")
 
 
 # ---------------------------------------------------------------- explanations
@@ -229,11 +228,11 @@ def density_charts(doc, keep: np.ndarray, expl: dict | None, paper: dict[str, np
                 cls += " fx-focus"
             pts.append(Point(x, v, KEPT if keep[i] else DROPPED, cls=cls, attrs={"data-node": i}))
         rules = [Rule(thr, f"threshold {thr:.4g}", cls="fx-threshold")] if thr is not None else []
-        title = f"{name} per node" + (" — thresholded by the method" if thr is not None else "")
+        title = f"{name} per node" + (" (thresholded)" if thr is not None else "")
         charts.append(Chart(Axis("element, in document order", "linear", 0, xmax),
                             Axis(f"{name} (log scale)", "symlog"), pts, rules, title=title,
-                            width=470 if not compact else 440, height=190 if not compact else 150,
-                            radius=2.2, connect=True, css_class="fx-plot",
+                            width=470 if not compact else 340, height=190 if not compact else 150,
+                            radius=2.2, connect=len(pts) <= 1500, css_class="fx-plot",
                             attrs={"data-score": name, "data-points": len(pts)}))
     return charts
 
@@ -296,8 +295,7 @@ def report(page, methods: Sequence[str] | str = ("cetd",), url: str | None = Non
                 view.update(reason=expl["reason"].tolist(), reasons=expl["reasons"], cause=expl["cause"].tolist())
         data["views"].append(view)
         kept_chars = int(doc.chars[(keep == 1) & (doc.kind == _core.KIND_TEXT)].sum())
-        views.append(_view_html(v, m, descriptions.get(m, ""), doc, keep, expl, charts, kept_chars,
-                                len(r.text), root))
+        views.append(_view_html(v, m, descriptions.get(m, ""), doc, keep, expl, charts, kept_chars, root))
     title = doc.title or "(untitled page)"
     head_bits = [f"{n:,} nodes", f"{int(doc.chars[root]) if n else 0:,} characters"]
     if doc.url or url:
@@ -311,7 +309,7 @@ def report(page, methods: Sequence[str] | str = ("cetd",), url: str | None = Non
 
 
 def _view_html(v: int, method: str, description: str, doc, keep, expl, charts, kept_chars: int,
-               text_len: int, root: int) -> str:
+               root: int) -> str:
     esc = _html.escape
     total = int(doc.chars[root]) if doc.n else 0
     in_body = keep[root:doc.end[root]] if doc.n else keep
@@ -335,7 +333,7 @@ def _view_html(v: int, method: str, description: str, doc, keep, expl, charts, k
             f'<p class="fx-stats">{" · ".join(stats)}</p>{legend}{note}<div class="fx-charts">{plots}</div>'
             f'<div class="fx-inspect" data-empty="1">Hover a block of the page or a point of a plot; '
             f'click a point to scroll to its block.</div></aside>'
-            f'<div class="fx-page" lang="">{page_markup(doc, keep)}</div></section>')
+            f'<div class="fx-page">{page_markup(doc, keep)}</div></section>')
 
 
 _CSS = """
@@ -353,6 +351,7 @@ body.fx-report{display:flex;flex-direction:column;font:13px/1.45 system-ui,-appl
 .fx-views:not(.n1) .fx-view{flex-direction:column}
 .fx-views:not(.n1) .fx-side{max-height:48%;overflow:auto;flex:none}
 .fx-views:not(.n1) .fx-charts{display:flex;gap:4px;overflow-x:auto}
+.fx-views:not(.n1) .fx-inspect{display:none}
 .fx-side{background:#fff;border-radius:6px;padding:10px 12px;box-shadow:0 1px 2px rgba(0,0,0,.12)}
 .fx-side h2{font-size:15px;margin:0 0 4px}
 .fx-side h2 small{font-weight:400;color:#607d8b;font-size:12px}

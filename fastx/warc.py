@@ -26,6 +26,7 @@ import gzip as _gzip
 import io
 import os
 import uuid
+import zlib
 from datetime import datetime, timezone
 from typing import BinaryIO, Iterable, Iterator
 
@@ -55,10 +56,40 @@ def is_warc(name: "str | os.PathLike", head: bytes | None = None) -> bool:
             return True
         if head.startswith(b"\x1f\x8b"):
             try:
-                return _gzip.GzipFile(fileobj=io.BytesIO(head)).read(5) == b"WARC/"
-            except (OSError, EOFError):
+                return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 5) == b"WARC/"
+            except zlib.error:
                 return False
     return False
+
+
+class _Forward:
+    """A forward-only view of a pipe (stdin) that answers tell() and no-op seeks, which FastWARC asks for."""
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.pos = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.raw.read(size)
+        self.pos += len(data)
+        return data
+
+    def tell(self) -> int:
+        return self.pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if (whence == 0 and offset == self.pos) or (whence == 1 and offset == 0):
+            return self.pos
+        raise OSError(29, "Illegal seek")
+
+    def close(self) -> None:
+        pass
+
+
+def _failed(exc: BaseException) -> bool:
+    """FastWARC (Rust) reports some damage as a PanicException, a BaseException: treat those
+    like errors, but let interrupts through."""
+    return not isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit))
 
 
 def _is_html(content_type: str | None, body_start: bytes) -> bool:
@@ -90,17 +121,26 @@ def read_warc(source: "str | os.PathLike | bytes | BinaryIO", *, html_only: bool
         except OSError as exc:
             raise InputError(f"cannot read {source}: {exc.strerror or exc}") from None
     else:
-        stream = source
+        seekable = getattr(source, "seekable", None)
+        stream = source if seekable is None or seekable() else _Forward(source)
     try:
-        records = warc.ArchiveIterator(stream, record_types=warc.response | warc.resource, parse_http=True,
-                                       auto_decode="all")
         k = 0
+        try:
+            records = warc.ArchiveIterator(stream, record_types=warc.response | warc.resource,
+                                           parse_http=True, auto_decode="all")
+        except BaseException as exc:
+            if not _failed(exc):
+                raise
+            yield Page(input=label, error=f"InputError: cannot read {label} as a WARC: {exc}")
+            return
         while True:
             try:
                 record = next(records)
             except StopIteration:
                 return
-            except Exception as exc:  # FastWARC reports damaged input with its own exception types
+            except BaseException as exc:  # damaged input: FastWARC's own exception types, or a panic
+                if not _failed(exc):
+                    raise
                 yield Page(input=f"{label}#{k}", error=f"InputError: unreadable WARC record in {label}: {exc}")
                 return
             k += 1
@@ -110,14 +150,16 @@ def read_warc(source: "str | os.PathLike | bytes | BinaryIO", *, html_only: bool
                 body = record.reader.read()
                 ctype = record.http_content_type if record.is_http else record.headers.get("Content-Type")
                 charset = record.http_charset if record.is_http else None
-            except Exception as exc:
+            except BaseException as exc:
+                if not _failed(exc):
+                    raise
                 yield Page(input=rid, url=url, error=f"InputError: unreadable WARC record {rid}: {exc}")
                 continue
             if html_only and not _is_html(ctype, body[:64]):
                 continue
             yield Page(html=body, url=url, encoding=charset or None, input=rid)
     finally:
-        if stream is not source:
+        if isinstance(source, (str, os.PathLike)):
             stream.close()  # type: ignore[attr-defined]
 
 

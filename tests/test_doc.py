@@ -109,7 +109,8 @@ def test_custom_elements_and_attributes():
 def test_deep_nesting_no_recursion():
     depth = 100_000
     doc = fastx.parse("<div>" * depth + "deep" + "</div>" * depth)
-    assert doc.n > 1000
+    # the input guard bounds nesting as browsers do; nothing of the text is lost
+    assert 500 <= doc.depth.max() <= _core.GUARD_MAX_DEPTH + 2
     assert doc.chars[0] == 4
     r = fastx.extract(doc)
     assert "deep" in r.text

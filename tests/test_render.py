@@ -7,6 +7,7 @@ import http.server
 import re
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -74,6 +75,11 @@ def test_markup_keeps_scripts_when_asked_and_drops_foreign_marks():
     html = markup(doc)
     assert 'data-fx="99"' not in html and "<script" not in html
     assert re.search(r'<p data-fx="\d+" onclick="x\(\)">', html)
+
+
+def test_markup_freezes_marquee():
+    html = markup(fastx.parse(b'<marquee scrollamount="9" width="300">news ticker</marquee>'))
+    assert re.search(r'<marquee data-fx="\d+" scrollamount="0" width="300">', html)
 
 
 def test_markup_round_trip_gives_the_same_doc():
@@ -221,6 +227,14 @@ def test_boxes_and_styles_are_the_browsers(renderer):
 
 
 @needs_browser
+def test_layout_is_deterministic(renderer):
+    doc = fastx.parse(b'<body><marquee width="600"><b>ticker text</b></marquee><p>after</p></body>')
+    first = renderer.render(doc)
+    time.sleep(0.2)
+    assert np.array_equal(first.boxes, renderer.render(doc).boxes, equal_nan=True)
+
+
+@needs_browser
 def test_visual_importance_from_real_layout(renderer):
     doc = fastx.parse(PAGE)
     lay = renderer.render(doc)
@@ -237,6 +251,12 @@ def test_scripts_option(renderer):
     doc = fastx.parse(page)
     p = _index(doc, "p")
     assert renderer.render(doc).boxes[p][2] != 123
+    assert renderer.render(doc, scripts=True).boxes[p][2] == 123
+    hostile = b"<body><p>x</p><script>JSON.stringify = () => '{}'</script></body>"
+    with pytest.raises(fastx.RenderError, match="malformed"):
+        renderer.render(hostile, scripts=True)
+    assert renderer.render(hostile).meta["missing"] == 0
+    # the next scripted page gets a clean window: nothing the hostile page set survives
     assert renderer.render(doc, scripts=True).boxes[p][2] == 123
 
 

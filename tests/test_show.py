@@ -10,7 +10,6 @@ import subprocess
 import sys
 import tempfile
 import types
-from pathlib import Path
 
 import numpy as np
 import pytest

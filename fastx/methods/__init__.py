@@ -21,6 +21,7 @@ class Method:
     run: Callable
     params: tuple[str, ...]
     defaults: dict
+    needs: str | None = None   # what a page alone does not give (e.g. a learned site model)
 
 
 REGISTRY: dict[str, Method] = {}
@@ -29,16 +30,18 @@ _MODULES = ("cetd", "layout", "site", "bayes", "default", "vsse")
 _loaded = False
 
 
-def register(name: str, description: str, **defaults):
+def register(name: str, description: str, *, needs: str | None = None, **defaults):
     """Decorator: add ``fn(doc, **params)`` to the registry under `name`.
 
-    `defaults` fix parameters for this name (e.g. a variant of a family)."""
+    `defaults` fix parameters for this name (e.g. a variant of a family);
+    `needs` says what a method requires beyond the page itself (the bench
+    skips such methods and says why)."""
     def deco(fn):
         sig = inspect.signature(fn)
         params = tuple(p for p in list(sig.parameters)[1:]
                        if sig.parameters[p].kind in (inspect.Parameter.KEYWORD_ONLY,
                                                      inspect.Parameter.POSITIONAL_OR_KEYWORD))
-        REGISTRY[name] = Method(name, description, fn, params, dict(defaults))
+        REGISTRY[name] = Method(name, description, fn, params, dict(defaults), needs)
         return fn
     return deco
 
@@ -73,3 +76,9 @@ def describe() -> dict[str, str]:
     """Method name -> one-line description, in registration order."""
     _load()
     return {name: m.description for name, m in REGISTRY.items()}
+
+
+def requirements() -> dict[str, str]:
+    """Method name -> what it needs beyond the page, for the methods that need something."""
+    _load()
+    return {name: m.needs for name, m in REGISTRY.items() if m.needs}

@@ -114,15 +114,14 @@ class DefaultModel:
         with open(path, "wb") as fh:
             np.savez_compressed(fh, **arrays)
 
-    def scores(self, doc, feats=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(unit_of, units, probability per unit) after the last stage."""
-        unit_of, units, X = feats if feats is not None else features(doc)
+    def probabilities(self, X, parents, units) -> np.ndarray:
+        """Content probability of each unit (rows of X) after the last stage."""
         if len(units) == 0:
-            return unit_of, units, np.zeros(0)
+            return np.zeros(0)
         z = self.stages[0].predict(X)
         for st in self.stages[1:]:
-            z = st.predict(np.hstack([X, context(doc.parent, units, X, z)]))
-        return unit_of, units, 1.0 / (1.0 + np.exp(-z))
+            z = st.predict(np.hstack([X, context(parents, units, X, z)]))
+        return 1.0 / (1.0 + np.exp(-z))
 
 
 def features(doc):
@@ -169,8 +168,32 @@ def default(doc, threshold: float | None = None, model=None, headline: bool = Tr
     t = model.threshold if threshold is None else float(threshold)
     if not 0.0 <= t <= 1.0:
         raise InputError(f"threshold must be a probability in [0, 1], got {t}")
-    unit_of, units, p = model.scores(doc)
+    unit_of, units, X = features(doc)
+    p = model.probabilities(X, doc.parent, units)
     unit_keep = (p >= t).astype(np.uint8)
-    if headline and len(units):
-        _core.gbt_headline(doc, units, unit_keep, model.threshold)
+    if headline:
+        keep_headline(X, unit_keep)
     return _core.units_keep(doc, unit_of, unit_keep)
+
+
+_COL = {name: j for j, name in enumerate(_core.FEATURE_NAMES)}
+
+
+def keep_headline(X, unit_keep, min_overlap: float = 0.6) -> int:
+    """Keep the page's headline: if no kept unit reads like the <title>, the
+    heading unit before the first kept unit whose tokens are mostly title
+    tokens and that covers most of the title (both shares >= `min_overlap`,
+    the best sum) is kept.  Returns its index, or -1."""
+    if not unit_keep.any():
+        return -1
+    sim, cov = X[:, _COL["title_sim"]], X[:, _COL["title_cov"]]
+    match = (sim >= min_overlap) & (cov >= min_overlap)
+    if (match & (unit_keep > 0)).any():
+        return -1
+    first = int(np.argmax(unit_keep > 0))
+    cand = np.flatnonzero(match[:first] & (X[:first, _COL["b_heading"]] > 0))
+    if len(cand) == 0:
+        return -1
+    best = int(cand[np.argmax(sim[cand] + cov[cand])])
+    unit_keep[best] = 1
+    return best

@@ -32,6 +32,7 @@ tell apart from a template).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
@@ -81,7 +82,10 @@ def hashes(doc):
 
 
 # ---------------------------------------------------------------- URL similarity (step d)
+@lru_cache(maxsize=65536)
 def _url_parts(url: str):
+    """(host without www., directory levels, query key=value pairs); memoized: a site's
+    candidate URLs are compared with every new page."""
     try:
         u = urlsplit(url.strip())
     except ValueError:
@@ -90,8 +94,8 @@ def _url_parts(url: str):
     if host.startswith("www."):
         host = host[4:]
     dirs = [s for s in u.path.split("/") if s]
-    query = set(parse_qsl(u.query, keep_blank_values=True))
-    return host, dirs, query
+    query = frozenset(parse_qsl(u.query, keep_blank_values=True))
+    return host, tuple(dirs), query
 
 
 def url_similarity(a: str, b: str) -> float:

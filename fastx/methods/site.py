@@ -39,7 +39,8 @@ def _model(model, rules):
 
 
 @register("site", "learned site rules: consolidated CSS selectors from clustered text blocks "
-                  "(Zhou & Sun; pass model= or rules=)")
+                  "(Zhou & Sun; pass model= or rules=)",
+          needs="model= or rules= learned from pages of the site (fastx.SiteModel.learn)")
 def site(doc, model=None, rules=None):
     """Keep mask of a learned SiteModel's rules over `doc` (no clustering at extraction time)."""
     return _model(model, rules).keep(doc)

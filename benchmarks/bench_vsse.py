@@ -1,0 +1,86 @@
+"""Speed targets of VSSE (issue #4): ``vsse`` and ``records`` each at most 2x selectolax parse-only.
+
+Run: python -m pytest benchmarks/bench_vsse.py
+     python benchmarks/bench_vsse.py          # also prints the SWDE booksamillion record scores
+
+Ratios are measured in one run, interleaved page by page (conftest.median_ratio):
+the median per-page time of the whole call, parse included
+(``fastx.extract(html, method="vsse")``, ``fastx.records(html)``), over that of
+``LexborHTMLParser(html)`` alone.  ``vsse`` runs on real dragnet pages, ``records``
+on the SWDE booksamillion product pages (dragnet pages without ../shared).
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+from selectolax.lexbor import LexborHTMLParser
+
+import fastx
+
+from conftest import SHARED, dragnet_pages, median_ratio
+
+MAX_RATIO = 2.0
+
+
+def parse_only(html):
+    LexborHTMLParser(html)
+
+
+def vsse(html):
+    fastx.extract(html, method="vsse")
+
+
+def records(html):
+    fastx.records(html)
+
+
+def _compare():
+    path = SHARED / "tools" / "compare.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("fastx_bench_compare", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def swde_pages(limit=None):
+    cmp = _compare()
+    if cmp is None:
+        return None
+    return list(cmp.CORPORA["swde-book"]())[:limit]
+
+
+def test_vsse_vs_parse_only(benchmark, pages):
+    ratio, ours, base = median_ratio(vsse, parse_only, pages)
+    benchmark.extra_info.update(ratio=ratio, vsse_ms=ours * 1e3, parse_only_ms=base * 1e3)
+    benchmark.pedantic(lambda: [vsse(h) for h in pages[:50]], rounds=3)
+    print(f"\nvsse median {ours * 1e3:.3f} ms/page, parse-only {base * 1e3:.3f} ms/page, ratio {ratio:.2f}")
+    assert ratio <= MAX_RATIO
+
+
+def test_records_vs_parse_only(benchmark, pages):
+    swde = swde_pages(300)
+    product_pages = [html for _, html, _ in swde] if swde else pages
+    ratio, ours, base = median_ratio(records, parse_only, product_pages)
+    benchmark.extra_info.update(ratio=ratio, records_ms=ours * 1e3, parse_only_ms=base * 1e3)
+    benchmark.pedantic(lambda: [records(h) for h in product_pages[:50]], rounds=3)
+    print(f"\nrecords median {ours * 1e3:.3f} ms/page, parse-only {base * 1e3:.3f} ms/page, ratio {ratio:.2f}")
+    assert ratio <= MAX_RATIO
+
+
+def main():
+    pages = dragnet_pages()
+    for name, fn, pg in (("vsse (dragnet)", vsse, pages),
+                         ("records (swde)", records, [h for _, h, _ in (swde_pages(300) or [])] or pages)):
+        ratio, ours, base = median_ratio(fn, parse_only, pg)
+        print(f"{name:<16} median {ours * 1e3:.3f} ms/page  parse-only {base * 1e3:.3f} ms/page  ratio {ratio:.2f}")
+    swde = swde_pages()
+    if swde:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+        from test_records import swde_scores
+        print("SWDE booksamillion, all pages:", swde_scores(swde))
+
+
+if __name__ == "__main__":
+    main()

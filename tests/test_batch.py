@@ -1,0 +1,190 @@
+"""fastx.extract_many and `fastx extract` batches: one record per input, in order, nothing lost."""
+import io
+import json
+import multiprocessing
+import os
+import sys
+
+import pytest
+
+import fastx
+from fastx import cli
+from fastx.batch import BatchStats, Page, extract_many
+
+PAGE = ("<html><head><title>{t}</title></head><body><nav><a href=/>Home</a> <a href=/a>About</a></nav>"
+        "<article><h1>{t}</h1><p>Paragraph {t} of the article, long enough to be the main content. "
+        "It has sentences, commas, and full stops.</p></article></body></html>")
+
+# Registered in each worker by `initializer=exec`: a method that misbehaves on cue (pages titled
+# HANG / CRASH / EXIT), standing in for a page that hangs or crashes the parser.
+HOOKS = """
+import os, signal, time
+import numpy as np
+from fastx.methods import register
+
+@register("test-hooks", "test hook: pages titled HANG, CRASH or EXIT misbehave")
+def _hooks(doc):
+    if doc.title == "HANG":
+        time.sleep(600)
+    if doc.title == "CRASH":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if doc.title == "EXIT":
+        os._exit(3)
+    return np.ones(doc.n, dtype=np.uint8)
+"""
+
+
+@pytest.fixture(scope="module")
+def hooks():
+    exec(HOOKS, {})      # also here, so the parent's method check knows the name
+    return {"initializer": exec, "initargs": (HOOKS, {})}
+
+
+def pages(n):
+    return [PAGE.format(t=f"page {i}") for i in range(n)]
+
+
+@pytest.mark.parametrize("jobs,threads", [(0, False), (1, False), (2, False), (2, True)])
+def test_one_record_per_input_in_order(jobs, threads):
+    items = pages(30)
+    items[7] = 42                                      # not HTML: an error record
+    items[11] = {"html": PAGE.format(t="dict"), "url": "http://x/d", "input": "d"}
+    items[12] = ("http://x/t", PAGE.format(t="tuple"))
+    items[13] = Page(path="/nonexistent/page.html", input="missing")
+    items[14] = b"\xff\xfe" + PAGE.format(t="utf16").encode("utf-16-le")
+    st = BatchStats()
+    recs = list(extract_many(items, jobs=jobs, threads=threads, stats=st))
+    assert len(recs) == len(items) == st.pages
+    for i, r in enumerate(recs):
+        assert set(r) >= {"input", "url", "title", "description", "text", "method", "error"}
+        if i == 7:
+            assert r["error"].startswith("InputError") and r["text"] is None
+        elif i == 13:
+            assert r["error"].startswith("InputError: cannot read") and r["input"] == "missing"
+        else:
+            assert r["error"] is None, r["error"]
+    assert [r["title"] for r in recs[:7]] == [f"page {i}" for i in range(7)]
+    assert recs[11]["url"] == "http://x/d" and recs[11]["input"] == "d" and recs[11]["title"] == "dict"
+    assert recs[12]["url"] == "http://x/t" and recs[12]["title"] == "tuple"
+    assert recs[14]["title"] == "utf16"
+    assert st.errors == 2 and st.bytes > 0
+
+
+def test_texts_equal_extract():
+    items = pages(10)
+    for rec, html in zip(extract_many(items, jobs=2), items):
+        assert rec["text"] == fastx.extract(html).text
+
+
+def test_timeout_and_crashes_become_error_records(hooks):
+    items = pages(24)
+    for i, t in {3: "HANG", 8: "CRASH", 9: "EXIT", 15: "HANG"}.items():
+        items[i] = PAGE.format(t=t)
+    st = BatchStats()
+    recs = list(extract_many(items, jobs=2, method="test-hooks", timeout=1.0, stats=st, **hooks))
+    assert len(recs) == 24
+    errors = {i: r["error"] for i, r in enumerate(recs) if r["error"]}
+    assert set(errors) == {3, 8, 9, 15}
+    assert errors[3].startswith("ExtractionTimeout") and errors[15].startswith("ExtractionTimeout")
+    assert errors[8].startswith("WorkerCrash") and "SIGSEGV" in errors[8]
+    assert errors[9].startswith("WorkerCrash") and "exit code 3" in errors[9]
+    assert [r["title"] for i, r in enumerate(recs) if i not in errors] == \
+        [f"page {i}" for i in range(24) if i not in errors]
+    assert st.timeouts == 2 and st.crashes == 2 and st.errors == 4
+
+
+def test_single_worker_survives_a_hang(hooks):
+    items = [PAGE.format(t="HANG"), PAGE.format(t="after")]
+    recs = list(extract_many(items, jobs=1, method="test-hooks", timeout=0.5, **hooks))
+    assert recs[0]["error"].startswith("ExtractionTimeout") and recs[1]["title"] == "after"
+
+
+def test_large_pages_do_not_deadlock_the_pipes():
+    big = PAGE.format(t="big").replace("</article>", "<p>" + "word " * 400_000 + "</p></article>")
+    recs = list(extract_many([big, big, big, "<p>small</p>"], jobs=1))
+    assert [len(r["text"]) > 1_000_000 for r in recs] == [True, True, True, False]
+
+
+def test_closing_early_stops_the_workers():
+    gen = extract_many(pages(200), jobs=2)
+    assert next(gen)["error"] is None
+    gen.close()
+    assert not [p for p in multiprocessing.active_children() if p.name == "fastx-worker"]
+
+
+def test_callers_mistakes_raise_at_once():
+    with pytest.raises(fastx.UnknownMethodError):
+        extract_many(pages(2), method="no-such-method")
+    with pytest.raises(fastx.InputError):
+        extract_many(pages(2), no_such_param=1)
+    with pytest.raises(fastx.InputError):
+        extract_many(pages(2), jobs=-1)
+
+
+def test_cli_batch_json_lines_in_order(tmp_path, capsys):
+    d = tmp_path / "pages"
+    d.mkdir()
+    for i in range(12):
+        (d / f"{i:02d}.html").write_text(PAGE.format(t=f"page {i}"), encoding="utf-8")
+    (d / "05.html").write_bytes(b"\x00\xff" * 10)     # junk: still a record
+    assert cli.main(["extract", str(d), str(tmp_path / "missing.html"), "--jobs", "2"]) == 1
+    out, err = capsys.readouterr()
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert len(recs) == 13
+    assert [r["input"] for r in recs] == [str(d / f"{i:02d}.html") for i in range(12)] + \
+        [str(tmp_path / "missing.html")]
+    assert recs[12]["error"].startswith("InputError") and recs[0]["title"] == "page 0"
+    assert "13 pages, 1 errors" in err and "pages/s" in err and "MB/s" in err
+
+
+def test_cli_single_page_is_text(tmp_path, capsys):
+    page = tmp_path / "p.html"
+    page.write_text(PAGE.format(t="solo"), encoding="utf-8")
+    assert cli.main(["extract", str(page)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("solo") and "pages/s" not in err
+
+
+def test_cli_files_from_and_parquet(tmp_path, capsys):
+    pq = pytest.importorskip("pyarrow.parquet")
+    paths = []
+    for i in range(5):
+        p = tmp_path / f"{i}.html"
+        p.write_text(PAGE.format(t=f"page {i}"), encoding="utf-8")
+        paths.append(str(p))
+    listing = tmp_path / "list.txt"
+    listing.write_text("\n".join(paths[::-1]) + "\n", encoding="utf-8")
+    out = tmp_path / "out.parquet"
+    assert cli.main(["extract", "--files-from", str(listing), "-o", str(out), "-q", "--jobs", "0"]) == 0
+    table = pq.read_table(out)
+    assert table.num_rows == 5
+    assert table.column("title").to_pylist() == [f"page {i}" for i in range(5)][::-1]
+    assert set(table.column_names) >= {"input", "url", "title", "text", "method", "error"}
+
+
+def test_cli_stdin_single_page(monkeypatch, capsys):
+    data = PAGE.format(t="from stdin").encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
+    assert cli.main(["extract", "-", "--format", "json"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["title"] == "from stdin" and rec["input"] == "<stdin>"
+
+
+def test_cli_nothing_to_do_is_an_error(capsys):
+    assert cli.main(["extract"]) == 2
+    assert "nothing to extract" in capsys.readouterr().err
+
+
+def test_threads_and_processes_agree():
+    items = pages(16)
+    a = [r["text"] for r in extract_many(items, jobs=2, threads=True)]
+    b = [r["text"] for r in extract_many(items, jobs=0)]
+    assert a == b
+
+
+def test_worker_memory_limit_is_a_record():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("RLIMIT_AS is enforced on Linux")
+    big = "<p>" + "x " * 20_000_000 + "</p>"       # ~40 MB of text, far more in lexbor's tree
+    recs = list(extract_many([big, PAGE.format(t="ok")], jobs=1, memory_limit=400, timeout=120))
+    assert recs[0]["error"] is not None and recs[1]["title"] == "ok"

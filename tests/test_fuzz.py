@@ -1,0 +1,138 @@
+"""Hostile input through the public API: the answer is a result or a typed fastx error.
+
+Bounded hypothesis runs (the long run is benchmarks/fuzz.py) plus the named
+hostile shapes: 100,000-deep nesting of every kind, huge and countless
+attributes, NUL bytes, every encoding, svg/math/template soup.  The guard in
+front of lexbor (fastx/_guard.pxi) must leave real pages untouched.
+"""
+import codecs
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import fastx
+from fastx import _core
+
+PAGE = ("<!DOCTYPE html><html><head><meta charset=utf-8><title>Fuzz page</title>"
+        "<style>p{color:red}</style><script>var a = '<div>' + 1 < 2;</script></head><body>"
+        "<nav><ul><li><a href=/>Home</a><li><a href=/n>News</a></ul></nav>"
+        "<article><h1>Title</h1><p>First paragraph, with <b>bold</b> and <i>italic</i> text.</p>"
+        "<table><tr><td>cell<td>cell 2</table><svg><g><text>svg text</text></g></svg>"
+        "<p>Second paragraph. Café, 中文，日本語。<br>Line two.</p></article>"
+        "<footer>© footer <!-- comment --></footer></body></html>")
+
+TOKENS = ["<div>", "</div>", "<p>", "</p>", "<b>", "</b>", "<b id=1>", "<i>", "</i>", "<a href=x>", "</a>",
+          "<table>", "<tr>", "<td>", "</td>", "</table>", "<ul>", "<li>", "</ul>", "<svg>", "</svg>",
+          "<math>", "<mi>", "<foreignObject>", "<template>", "</template>", "<select>", "<option>",
+          "<script>", "</script>", "<style>", "<title>", "<textarea>", "<plaintext>", "<frameset>",
+          "<!--", "-->", "<![CDATA[", "]]>", "<!DOCTYPE html>", "<?xml?>", "<", ">", "/>", "</", "=", '"',
+          "'", " ", "\n", "\x00", "&amp;", "&#0;", "&#x110000;", "&", "text", "中文", "\ufeff", "\ud800",
+          "<body>", "<html>", "<head>", "<br/>", "<img src=x>", "<input type=hidden>", "<div hidden>",
+          "<x-custom>", "<h1>", "<pre>", "<button>", "<nobr>", "<marquee>", "<object>", "<caption>"]
+
+ENCODINGS = ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "cp1252",
+             "latin-1", "gb18030", "gbk", "big5", "shift_jis", "euc-jp", "euc-kr", "koi8-r", "cp1251",
+             "iso-2022-jp", "utf-7", "cp437", "mac-roman", "iso-8859-7", "tis-620"]
+
+
+def check(html, **kw):
+    """fastx.extract must return a result or raise a FastxError, nothing else."""
+    try:
+        r = fastx.extract(html, **kw)
+    except fastx.FastxError:
+        return None
+    assert isinstance(r.text, str) and isinstance(r.title, str)
+    return r
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=4000))
+def test_random_bytes(data):
+    check(data)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(TOKENS) | st.text(max_size=8), max_size=200))
+def test_token_soup(parts):
+    html = "".join(parts)
+    check(html)
+    check(html.encode("utf-8", "surrogatepass"))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_real_page(data):
+    page = bytearray(PAGE.encode())
+    for _ in range(data.draw(st.integers(1, 12))):
+        op = data.draw(st.sampled_from(["flip", "insert", "delete", "splice", "truncate"]))
+        i = data.draw(st.integers(0, len(page)))
+        if op == "flip" and i < len(page):
+            page[i] = data.draw(st.integers(0, 255))
+        elif op == "insert":
+            page[i:i] = data.draw(st.sampled_from(TOKENS)).encode("utf-8", "surrogatepass")
+        elif op == "delete":
+            del page[i:i + data.draw(st.integers(1, 40))]
+        elif op == "splice":
+            j = data.draw(st.integers(0, len(page)))
+            page[i:i] = page[j:j + data.draw(st.integers(1, 200))] * data.draw(st.integers(1, 50))
+        else:
+            del page[i:]
+    check(bytes(page))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(ENCODINGS), st.sampled_from(ENCODINGS + [None]), st.booleans())
+def test_every_encoding(codec, declared, meta):
+    html = PAGE if not meta else PAGE.replace("utf-8", declared or "utf-8")
+    data = html.encode(codec, "replace")
+    r = check(data, encoding=declared)
+    if r is not None and declared is None and codecs.lookup(codec).name in ("utf-8", "utf-16", "utf-32"):
+        assert "First paragraph" in r.text
+
+
+@pytest.mark.parametrize("open_tag", ["<div>", "<ul><li>", "<table><tr><td>", "<svg><g>", "<math><mi>",
+                                      "<template>", "<x-a>", "<b>", "<p><b id=1>x</p>", "<div/>",
+                                      "<svg><div/>", "<b><div></b>", "<select><option>", "<dl><dt><dd>",
+                                      "<div><svg><foreignObject><math><mi><template>", "<span>", "<a>"])
+def test_hundred_thousand_deep(open_tag):
+    r = check(open_tag * 100_000 + "deep text")
+    assert r is not None
+    doc = fastx.parse(open_tag * 100_000 + "deep text")
+    assert doc.n == 0 or int(doc.depth.max()) <= _core.GUARD_MAX_DEPTH + _core.GUARD_MAX_FORMATTING + 8
+
+
+def test_attributes_huge_and_countless():
+    r = check('<div class="' + "a" * 10_000_000 + '">huge attribute</div>')
+    assert "huge attribute" in r.text
+    r = check("<div " + " ".join(f"a{i}=x" for i in range(100_000)) + ">many attributes</div>")
+    assert "many attributes" in r.text
+    r = check("<p title='" + "<div>" * 100_000 + "'>quoted markup</p>")
+    assert "quoted markup" in r.text
+
+
+def test_nul_bytes_and_controls():
+    check(b"<p>\x00\x00abc\x00</p>" * 1000)
+    check("<p>" + "".join(map(chr, range(32))) * 100 + "</p>")
+    check(b"\x00" * 100_000)
+
+
+def test_guard_keeps_text_and_is_bounded():
+    data = b"<div>" * 100_000 + b"text"
+    out, deepest, dropped, attrs = _core.guard_html(data, stats=True)
+    assert out.endswith(b"text") and deepest == _core.GUARD_MAX_DEPTH and dropped == 100_000 - deepest
+    same = PAGE.encode()
+    assert _core.guard_html(same) is same
+    assert _core.guard_html(b"<p><b id=%d>x</p>" % 1 * 50_000, max_reconstructed=100, stats=True)[2] > 0
+
+
+@pytest.mark.needs_shared
+def test_guard_leaves_real_pages_unchanged(compare):
+    from fastx.decode import decode
+    n = 0
+    for corpus in ("dragnet", "cleaneval-dev", "readability", "l3s"):
+        for _, data, _ in compare.CORPORA[corpus]():
+            text, enc = decode(data)
+            utf8 = text.encode("utf-8", "ignore")
+            assert _core.guard_html(utf8) is utf8
+            n += 1
+    assert n > 1000

@@ -1,0 +1,290 @@
+"""VSSE text content (seeds/000): Formula 1, Formula 2, the aggregation, SimHash, the methods."""
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import fastx
+from fastx import _core
+from fastx import characteristics as chars
+from fastx.methods.vsse import seeds, vsse
+
+ARTICLE = """<html><head><title>Volcano erupts near the island village</title>
+<meta name="description" content="A volcano erupted on Sunday near the island village."></head>
+<body>
+<ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/x">Sports</a></li></ul>
+<div class="story">
+  <h1>Volcano erupts near the island village</h1>
+  <p>The volcano erupted on Sunday morning, sending ash over the island village; residents fled.</p>
+  <p>Officials said the eruption, the first in forty years, had been expected for weeks.</p>
+  <p>Scientists watched the volcano closely, and warned that more eruptions may follow.</p>
+  <p>Photo by Jane Archive</p>
+  <p>Volcano village evacuation continues</p>
+</div>
+<div class="footer"><span>Copyright 2024 Example News</span> <a href="/about">About us</a></div>
+</body></html>"""
+
+
+def texts(doc, keep):
+    return [doc.text(i) for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT and keep[i]]
+
+
+def text_nodes(doc):
+    return [i for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT]
+
+
+# ---------------------------------------------------------------- Formula 1
+
+def test_vvtc_is_formula_1():
+    doc = fastx.parse(ARTICLE)
+    v = _core.vvtc(doc)
+    leaves = text_nodes(doc)
+    n = len(leaves)
+    for i in leaves:
+        assert v[i] == pytest.approx(doc.chars[i] / n * doc.punct[i] / n)
+    assert not v[doc.kind == _core.KIND_ELEMENT].any()
+
+
+def test_vvtc_counts_cjk_punctuation():
+    doc = fastx.parse("<html><body><p>今天天气很好，我们去公园散步。你好！</p><p>导航 首页 新闻</p></body></html>")
+    leaves = text_nodes(doc)
+    v = _core.vvtc(doc)
+    assert doc.punct[leaves[0]] == 3 and v[leaves[0]] > 0
+    assert v[leaves[1]] == 0
+
+
+def test_seeds_keep_t1_share_of_max_vvtc():
+    doc = fastx.parse(ARTICLE)
+    v = _core.vvtc(doc)
+    s = seeds(doc, 0.8)
+    assert len(s) >= 1
+    assert all(v[i] >= 0.8 * v.max() for i in s)
+    assert list(v[s]) == sorted(v[s], reverse=True)
+    others = [i for i in text_nodes(doc) if i not in set(s.tolist())]
+    assert all(v[i] < 0.8 * v.max() for i in others)
+    assert len(seeds(doc, 0.01)) > len(s)
+
+
+def test_user_counter_takes_part_in_vvtc():
+    doc = fastx.parse("<html><body><p>Price $5 $6 $7 $8</p><p>Hello, world.</p></body></html>")
+    p1, p2 = text_nodes(doc)
+    assert seeds(doc, 1.0).tolist() == [p2]
+    chars.register_characteristic("dollar", lambda d, i: d.text(i).count("$"), kind="counter", wvc=False)
+    try:
+        counts = chars.vvtc_counts(doc)
+        assert counts[p1] == 4 and counts[p2] == 2
+        assert seeds(doc, 1.0).tolist() == [p1]
+    finally:
+        chars.unregister_characteristic("dollar")
+    assert seeds(doc, 1.0).tolist() == [p2]
+
+
+# ---------------------------------------------------------------- Formula 2
+
+@functools.lru_cache(maxsize=None)
+def pcs_recursive(x, i, y, j):
+    """Formula 2 exactly as the paper writes it (recursion, for small inputs)."""
+    if i == 0 or j == 0:
+        return 0
+    if x[i - 1] == y[j - 1]:
+        return pcs_recursive(x, i - 1, y, j - 1) + 1
+    return max(pcs_recursive(x, i, y, j - 1), pcs_recursive(x, i - 1, y, j))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 5), max_size=12), st.lists(st.integers(0, 5), max_size=12))
+def test_pcs_equals_the_recursion_of_formula_2(x, y):
+    assert _core.pcs(x, y) == pcs_recursive(tuple(x), len(x), tuple(y), len(y))
+
+
+def test_pcs_examples_and_long_paths():
+    assert _core.pcs([1, 2, 3, 4], [1, 3, 4, 5]) == 3
+    assert _core.pcs([], [1, 2]) == 0
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 30, 6000).astype(np.int32)       # beyond the table: bit-parallel path
+    b = rng.integers(0, 30, 6000).astype(np.int32)
+    assert _core.pcs(a, b) == _core.lcs_length(a, b)
+
+
+# ---------------------------------------------------------------- Sect. 4.3.1
+
+def test_aggregation_covers_the_seeds_tag_path_class():
+    doc = fastx.parse(ARTICLE)
+    s = seeds(doc, 0.8)
+    keep, prefix = _core.vsse_aggregate(doc, s)
+    got = texts(doc, keep)
+    assert "Photo by Jane Archive" in got                   # same tag path, no punctuation
+    assert all("Home" not in t and "Copyright" not in t for t in got)
+    names = [_core.TAG_NAMES_BY_ID[t] for t in prefix.tolist()]
+    assert names == ["html", "body", "div", "p"]
+
+
+def test_aggregation_shortens_the_path_by_pcs():
+    html = ("<html><body><div><p>One, two, three, four.</p></div>"
+            "<div><section><p>Five, six, seven, eight.</p></section></div></body></html>")
+    doc = fastx.parse(html)
+    a, b = text_nodes(doc)
+    keep, prefix = _core.vsse_aggregate(doc, np.array([a, b], np.int32))
+    names = [_core.TAG_NAMES_BY_ID[t] for t in prefix.tolist()]
+    # pcs(html/body/div/p, html/body/div/section/p) = 4: the first 4 tags of the first path
+    assert names == ["html", "body", "div", "p"]
+    assert texts(doc, keep) == ["One, two, three, four."]
+    keep, prefix = _core.vsse_aggregate(doc, np.array([b, a], np.int32))
+    names = [_core.TAG_NAMES_BY_ID[t] for t in prefix.tolist()]
+    assert names == ["html", "body", "div", "section"]     # the first 4 tags of the first path
+    assert texts(doc, keep) == ["Five, six, seven, eight."]
+    html = ("<html><body><div><p>One, two, three, four.</p></div><div><section><p>Five, six, seven, eight."
+            "</p></section></div><article><p>Nine, ten, eleven.</p></article><b>x</b></body></html>")
+    doc = fastx.parse(html)
+    a, b, c = text_nodes(doc)[:3]
+    keep, prefix = _core.vsse_aggregate(doc, np.array([b, c], np.int32))
+    # pcs(html/body/div/section/p, html/body/article/p) = 3 (html, body, p): html/body/div
+    assert [_core.TAG_NAMES_BY_ID[t] for t in prefix.tolist()] == ["html", "body", "div"]
+    assert texts(doc, keep) == ["One, two, three, four.", "Five, six, seven, eight."]
+
+
+def test_aggregation_rejects_bad_seeds():
+    doc = fastx.parse(ARTICLE)
+    with pytest.raises(ValueError):
+        _core.vsse_aggregate(doc, np.array([doc.n + 5], np.int32))
+    keep, prefix = _core.vsse_aggregate(doc, np.zeros(0, np.int32))
+    assert not keep.any() and len(prefix) == 0
+
+
+# ---------------------------------------------------------------- Sect. 4.4: SimHash
+
+def test_simhash_near_duplicates_and_unrelated():
+    a = fastx.simhash("The volcano erupted on Sunday morning, sending ash over the island village.")
+    b = fastx.simhash("The volcano erupted on Sunday morning and sent ash over the island village!")
+    c = fastx.simhash("Quarterly earnings of the software company beat analyst expectations again.")
+    assert 0 <= a < 1 << 64
+    assert fastx.hamming(a, b) < fastx.hamming(a, c)
+    assert fastx.hamming(a, b) <= 12 and fastx.hamming(a, c) >= 16
+    assert fastx.simhash("") == 0 and fastx.simhash("the of and, 12 34") == 0
+    assert fastx.simhash("Volcano VOLCANO volcano") == fastx.simhash("volcano")
+
+
+def test_simhash_chinese_without_segmenter():
+    a = fastx.simhash("北京时间今天上午，国家统计局发布了最新的经济数据，显示经济稳定增长。")
+    b = fastx.simhash("北京时间今天上午，国家统计局发布最新经济数据，显示经济稳定增长。")
+    c = fastx.simhash("足球比赛昨晚结束，主队以三比一战胜了客队，球迷非常高兴。")
+    assert a and c and fastx.hamming(a, b) < fastx.hamming(a, c)
+    kw = _core.keyword_hashes("中文分词")
+    assert len(kw) == 3                                     # bigrams 中文 文分 分词
+
+
+def test_simhash_is_formula_4_signs():
+    words = ["volcano", "volcano", "volcano", "village", "ash"]
+    kw = _core.keyword_hashes(" ".join(words))
+    h = {w: int(k) for w, k in zip(words, kw.tolist())}
+    tf = {"volcano": 3, "village": 1, "ash": 1}
+    expected = 0
+    for bit in range(64):
+        s = sum(tf[w] * (1 if h[w] >> bit & 1 else -1) for w in tf)
+        expected |= (s > 0) << bit
+    assert fastx.simhash(" ".join(words)) == expected
+
+
+@pytest.mark.parametrize("a, b", [(-1, 0), (1 << 64, 0), ("x", 0), (1.5, 2), (True, 0)])
+def test_hamming_rejects_non_fingerprints(a, b):
+    with pytest.raises(fastx.InputError):
+        fastx.hamming(a, b)
+
+
+def test_simhash_rejects_non_text():
+    with pytest.raises(fastx.InputError):
+        fastx.simhash(b"bytes")
+    with pytest.raises(fastx.InputError):
+        fastx.simhash("text", L=0)
+
+
+def test_refine_drops_unrelated_unpunctuated_paragraphs():
+    doc = fastx.parse(ARTICLE)
+    keep, _ = _core.vsse_aggregate(doc, seeds(doc, 0.8))
+    ref = fastx.simhash(f"{doc.title} {doc.description}")
+    out = _core.vsse_refine(doc, keep, ref, 3, 1.0, False)
+    got = texts(doc, out)
+    assert "Photo by Jane Archive" not in got                          # caption: no topic keyword
+    assert any("eruption" in t for t in got)                          # punctuated: vouched for
+    strict = texts(doc, _core.vsse_refine(doc, keep, ref, 3, 1.0, True))
+    assert len(strict) < len(got)
+    everything = texts(doc, _core.vsse_refine(doc, keep, ref, 64, 1.0, True))
+    assert everything == texts(doc, keep)
+
+
+# ---------------------------------------------------------------- the methods
+
+def test_methods_are_registered():
+    names = fastx.methods()
+    for name in ("vsse", "vsse-vvtc", "vsse-agg", "vsse-strict"):
+        assert name in names
+
+
+def test_vsse_extracts_the_story():
+    r = fastx.extract(ARTICLE, method="vsse")
+    assert "sending ash over the island village" in r.text
+    assert "expected for weeks" in r.text
+    assert "Home" not in r.text and "Copyright" not in r.text
+    only = fastx.extract(ARTICLE, method="vsse-vvtc").text
+    agg = fastx.extract(ARTICLE, method="vsse-agg").text
+    assert len(only) < len(agg) and "Photo by Jane Archive" in agg
+
+
+def test_vsse_bad_parameters():
+    for kw in ({"T1": 0}, {"T1": 1.5}, {"T2": -1}, {"T2": 65}, {"T2": 2.5}, {"L": 0}, {"refine": "some"}):
+        with pytest.raises(fastx.InputError):
+            fastx.extract(ARTICLE, method="vsse", **kw)
+
+
+@pytest.mark.parametrize("html", ["", "<html></html>", "plain text, no tags.", "<p>", "\x00\xff<div>",
+                                  "<html><body><div><div></div></div></body></html>"])
+def test_vsse_degenerate_pages(html):
+    for m in ("vsse", "vsse-vvtc", "vsse-agg", "vsse-strict"):
+        r = fastx.extract(html, method=m)
+        assert isinstance(r.text, str)
+
+
+def test_vsse_on_a_very_deep_page():
+    """Iterative kernels: a 20,000-level Doc (built without fastx.parse's depth guard), and a
+    100,000-level page through fastx.parse."""
+    from selectolax.lexbor import LexborHTMLParser
+    depth = 20_000
+    html = ("<html><head><title>Deep page</title></head><body>" + "<div>" * depth
+            + "<p>Hello, deep world. Some text, here.</p><p>More text, yes.</p>" + "</div>" * depth
+            + "</body></html>")
+    doc = _core.build_doc(LexborHTMLParser(html))
+    assert doc.depth.max() > depth
+    for m in ("vsse", "vsse-vvtc", "vsse-agg"):
+        assert "Hello, deep world" in fastx.extract(doc, method=m).text
+    keep, prefix = _core.vsse_aggregate(doc, seeds(doc, 0.1))
+    assert len(prefix) == depth + 3 and "More text, yes." in texts(doc, keep)
+    big = html.replace("20_000", "").replace("<div>" * depth, "<div>" * 100_000).replace(
+        "</div>" * depth, "</div>" * 100_000)
+    for m in ("vsse", "vsse-vvtc", "vsse-agg", "vsse-strict"):
+        assert isinstance(fastx.extract(big, method=m).text, str)
+
+
+def test_vsse_on_chinese_news(compare):
+    """zh-news-unlabeled: CJK punctuation drives the seeds; every page runs, most give Chinese text."""
+    root = compare.unpack("zh-news-unlabeled")
+    pages = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in (".html", ".htm"))
+    assert pages
+    with_cjk = 0
+    for p in pages:
+        text = fastx.extract(p.read_bytes(), method="vsse").text
+        with_cjk += sum("\u4e00" <= ch <= "\u9fff" for ch in text) > 50
+    assert with_cjk >= 0.8 * len(pages)
+
+
+def test_vsse_stages_on_cleaneval(compare):
+    """Regression guard on real pages (first 40 of CleanEval dev): each stage adds what it should."""
+    docs = list(compare.CORPORA["cleaneval-dev"]())[:40]
+    scores = {}
+    for m in ("vsse-vvtc", "vsse-agg", "vsse"):
+        rows = [compare.shingle_counts(meta["text"], fastx.extract(html, method=m).text)
+                for _, html, meta in docs]
+        scores[m] = compare.summarize_text(rows)
+    assert scores["vsse-agg"]["recall"] > 3 * scores["vsse-vvtc"]["recall"]
+    assert scores["vsse"]["f1"] >= 0.7
+    assert scores["vsse"]["precision"] >= scores["vsse-agg"]["precision"] - 0.01
