@@ -1060,7 +1060,7 @@ cdef list _vsse_record_strings(Doc d, const int32_t[:, ::1] rows, Py_ssize_t nre
         if lab < 0:
             name = "title"
         else:
-            name = buf[off[lab]:off[lab] + rows[r, 1]].decode("utf-8", "replace").strip().strip(strip).strip()
+            name = buf[off[lab]:off[lab] + rows[r, 1]].decode("utf-8", "replace").strip(strip)
         parts = []
         value = buf[off[v0] + rows[r, 3]:off[v0] + tlen[v0]].decode("utf-8", "replace").strip()
         if value:
@@ -1074,16 +1074,44 @@ cdef list _vsse_record_strings(Doc d, const int32_t[:, ::1] rows, Py_ssize_t nre
     return out
 
 
+cdef list _VSSE_TAG_NAMES = []      # static tag id -> name as bytes (filled on first use)
+
+
 cdef str _vsse_tag_path(Doc d, Py_ssize_t node, dict memo):
-    """'html/body/.../tag' of an element; memo maps nodes to their paths."""
+    """'html/body/.../tag' of an element, built as bytes from the tag ids up the
+    parent chain; memo caches the names of custom elements."""
     cdef const int32_t[::1] parent = d.parent
-    cdef list chain = []
-    cdef str prefix
-    while node >= 0 and node not in memo:
-        chain.append(node)
-        node = parent[node]
-    prefix = memo.get(node, "") if node >= 0 else ""
-    for p in reversed(chain):
-        prefix = f"{prefix}/{d.tag_name(p)}" if prefix else d.tag_name(p)
-        memo[p] = prefix
-    return prefix
+    cdef const int32_t[::1] tag = d.tag
+    cdef Py_ssize_t p, k = 0, size = 0, t
+    cdef bytes name, out
+    cdef list names = []
+    cdef char *w
+    if not _VSSE_TAG_NAMES:
+        table = [None] * STATIC_LIMIT
+        for tid, nm in TAG_NAMES_BY_ID.items():
+            if 0 <= tid < STATIC_LIMIT:
+                table[tid] = nm.encode()
+        _VSSE_TAG_NAMES.extend(table)
+    p = node
+    while p >= 0:
+        t = tag[p]
+        name = _VSSE_TAG_NAMES[t] if t < STATIC_LIMIT else None
+        if name is None:
+            name = memo.get(p)
+            if name is None:
+                name = memo[p] = d.tag_name(p).encode("utf-8", "replace")
+        names.append(name)
+        size += len(name) + 1
+        p = parent[p]
+    if not names:
+        return ""
+    out = bytes(size - 1)
+    w = <char *>out
+    for k in range(len(names) - 1, -1, -1):
+        name = names[k]
+        memcpy(w, <char *>name, len(name))
+        w += len(name)
+        if k:
+            w[0] = 47         # '/'
+            w += 1
+    return out.decode("utf-8", "replace")
