@@ -1,7 +1,7 @@
 """Speed targets of VSSE (issue #4): ``vsse`` and ``records`` each at most 2x selectolax parse-only.
 
 Run: python -m pytest benchmarks/bench_vsse.py
-     python benchmarks/bench_vsse.py          # also prints the SWDE booksamillion record scores
+     PYTHONPATH=. python benchmarks/bench_vsse.py   # ratios + the SWDE booksamillion record scores
 
 Ratios are measured in one run, interleaved page by page (conftest.median_ratio):
 the median per-page time of the whole call, parse included

@@ -17,6 +17,10 @@ atheris seeds: windows of the dev corpora pages (../shared/datasets) and the
 hostile shapes; a dictionary of HTML tokens steers the mutations.  Python
 modules of fastx are instrumented for coverage (the Cython core is not).
 
+Like benchmarks/pipeline_eval.py, the run imports a private copy of fastx/
+(taken at start: FASTX_FUZZ_PKG), so a rebuild of the work tree cannot swap
+the extension under it.
+
 memory: 100,000 extractions of dev pages (random windows, byte mutations,
 the default method) in one process; RSS from /proc/self/statm after each
 10,000, growth measured from the first sample (after warm-up) to the last.
@@ -64,9 +68,19 @@ fastx = None
 METHODS: list[str] = []
 
 
+def _snapshot() -> str:
+    """A private copy of fastx/ (with the built extension) for this run and its children."""
+    pkg = os.environ.get("FASTX_FUZZ_PKG")
+    if not pkg:
+        pkg = tempfile.mkdtemp(prefix="fastx-fuzz-pkg-")
+        shutil.copytree(ROOT / "fastx", Path(pkg) / "fastx", ignore=shutil.ignore_patterns("*.c", "__pycache__"))
+        os.environ["FASTX_FUZZ_PKG"] = pkg
+    return pkg
+
+
 def _load_fastx():
     global fastx, METHODS
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, _snapshot())
     import fastx as fx
     fastx = fx
     METHODS = sorted(fx.methods())
@@ -173,20 +187,24 @@ def run_atheris(a) -> int:
     if not corpus.exists():
         write_seeds(corpus, a.max_len)
     write_dict(work / "html.dict")
-    cmd = [sys.executable, str(Path(__file__).resolve()), "_target", f"-runs={a.runs}",
-           f"-max_len={a.max_len}", f"-timeout={a.timeout}", f"-rss_limit_mb={a.rss_limit_mb}",
-           f"-dict={work / 'html.dict'}", "-print_final_stats=1", f"-artifact_prefix={work}/",
-           str(corpus)]
-    if a.jobs > 1:
-        cmd[3:3] = [f"-jobs={a.jobs}", f"-workers={a.jobs}"]
-    print("running:", " ".join(cmd), file=sys.stderr)
+    _snapshot()
+    procs = []
     t = time.perf_counter()
-    r = subprocess.run(cmd, cwd=work)
+    for k in range(a.jobs):
+        cmd = [sys.executable, str(Path(__file__).resolve()), "_target", f"-runs={a.runs}",
+               f"-max_len={a.max_len}", f"-timeout={a.timeout}", f"-rss_limit_mb={a.rss_limit_mb}",
+               f"-dict={work / 'html.dict'}", "-print_final_stats=1", f"-seed={1000 + k}",
+               f"-artifact_prefix={work}/", str(corpus)]
+        log = open(work / f"fuzz-{k}.log", "w")
+        print("running:", " ".join(cmd), f"> {log.name}", file=sys.stderr)
+        procs.append((subprocess.Popen(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT), log))
+    codes = [p.wait() for p, _ in procs]
+    for _, log in procs:
+        log.close()
     dt = time.perf_counter() - t
-    logs = sorted(work.glob("fuzz-*.log"))
     total, rss, done = 0, [], []
-    for log in logs or []:
-        text = log.read_text(errors="replace")
+    for k in range(a.jobs):
+        text = (work / f"fuzz-{k}.log").read_text(errors="replace")
         done += [line for line in text.splitlines() if line.startswith("Done ")]
         for line in text.splitlines():
             if line.startswith("stat::number_of_executed_units:"):
@@ -194,12 +212,12 @@ def run_atheris(a) -> int:
             if line.startswith("stat::peak_rss_mb:"):
                 rss.append(int(line.split(":")[-1]))
     artifacts = sorted(p.name for p in work.iterdir() if p.name.startswith(("crash-", "timeout-", "oom-", "leak-")))
-    print(f"\natheris: exit {r.returncode}, {dt:,.0f} s wall; "
-          + (f"{total:,} inputs in {len(logs)} jobs ({total / dt:,.0f} inputs/s), peak RSS per job {rss} MB; "
-             if logs else "") + f"artifacts: {artifacts or 'none'}; work dir {work}")
+    print(f"\natheris: exit codes {codes}, {dt:,.0f} s wall; {total:,} inputs in {a.jobs} jobs "
+          f"({total / dt:,.0f} inputs/s), peak RSS per job {rss} MB; artifacts: {artifacts or 'none'}; "
+          f"work dir {work}")
     for line in done:
         print("  " + line)
-    return r.returncode
+    return max(codes)
 
 
 def run_target() -> None:
@@ -261,6 +279,15 @@ def rss_mb() -> float:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
 
 
+def _malloc_trim() -> None:
+    """Hand the C heap's free pages back to the OS (glibc), so RSS shows live memory only."""
+    import ctypes
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except OSError:
+        pass
+
+
 def run_memory(a) -> int:
     _load_fastx()
     rng = random.Random(11)
@@ -283,8 +310,12 @@ def run_memory(a) -> int:
         except fastx.FastxError:
             pass
         if i % a.every == 0:
+            raw = rss_mb()
+            if a.trim:
+                _malloc_trim()
             samples.append((i, rss_mb()))
-            print(f"{i:>8,} extractions: RSS {samples[-1][1]:,.1f} MB", flush=True)
+            print(f"{i:>8,} extractions: RSS {raw:,.1f} MB" + (f", {samples[-1][1]:,.1f} MB after malloc_trim"
+                                                                if a.trim else ""), flush=True)
     dt = time.perf_counter() - t
     first, last = samples[0][1], samples[-1][1]
     peak = max(r for _, r in samples)
@@ -314,6 +345,8 @@ def main() -> int:
     me.add_argument("--n", type=int, default=100_000)
     me.add_argument("--every", type=int, default=10_000)
     me.add_argument("--method", default="cetd")
+    me.add_argument("--trim", action="store_true",
+                    help="sample RSS after glibc's malloc_trim (live memory, not the allocator's free pages)")
     a = ap.parse_args()
     return {"atheris": run_atheris, "hypothesis": run_hypothesis, "memory": run_memory}[a.engine](a)
 

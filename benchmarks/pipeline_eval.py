@@ -17,7 +17,10 @@
    --warc-records responses built from the dev pages: read-only MB/s and
    read + extract MB/s (in process, and through the CLI with --jobs 2).
 
-Timings are wall clock; the machine's load is printed with them.
+Timings are wall clock; the machine's load is printed with them.  The
+measurement runs on a private copy of the package (fastx/ with its compiled
+core, copied at start), so a rebuild of the work tree meanwhile cannot
+swap the extension under running processes.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,7 +37,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
-sys.path.insert(0, str(ROOT))
+PKG = ROOT          # where `fastx` is imported from (a snapshot of ROOT, set in main)
+
+
+def snapshot(tmp: Path) -> Path:
+    """Copy fastx/ (sources and the built extension) to tmp; import it from there."""
+    dest = tmp / "snapshot"
+    shutil.copytree(ROOT / "fastx", dest / "fastx", ignore=shutil.ignore_patterns("*.c", "__pycache__"))
+    sys.path.insert(0, str(dest))
+    return dest
 
 
 def dragnet_files() -> list[Path]:
@@ -91,11 +103,15 @@ def run_cli(listing: Path, out: Path, jobs: int, timeout: float) -> tuple[float,
     cmd = [sys.executable, "-m", "fastx", "extract", "--files-from", str(listing), "-o", str(out),
            "--jobs", str(jobs), "--timeout", str(timeout), "--no-progress"]
     t = time.perf_counter()
-    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    r = subprocess.run(cmd, cwd=PKG, capture_output=True, text=True, env=_env())
     dt = time.perf_counter() - t
     if r.returncode not in (0, 1):
         raise SystemExit(f"fastx extract failed ({r.returncode}):\n{r.stderr}")
     return dt, r.stderr.strip().splitlines()[-1]
+
+
+def _env() -> dict:
+    return {**os.environ, "PYTHONPATH": str(PKG)}
 
 
 def check_records(out: Path, inputs: list[str], expect_error: set[int]) -> dict:
@@ -123,9 +139,13 @@ def main() -> int:
     ap.add_argument("--jobs", default="1,2")
     ap.add_argument("--json", help="write the figures here")
     a = ap.parse_args()
+    global PKG
+    snap_dir = tempfile.TemporaryDirectory(prefix="fastx-snapshot-")
+    PKG = snapshot(Path(snap_dir.name))
     import fastx
     from fastx.batch import BatchStats, extract_many
     from fastx.warc import read_warc, write_warc
+    print(f"fastx imported from {Path(fastx.__file__).parent}")
 
     files = dragnet_files()
     clean = [files[i % len(files)] for i in range(a.pages)]
@@ -159,6 +179,32 @@ def main() -> int:
         print(f"selectolax parse only, 1 process: {a.pages / dt:,.1f} pages/s, {nbytes / 1e6 / dt:,.1f} MB/s "
               f"({dt:.1f} s; load {load()})")
 
+        # 1b. CPU time per MB, one process, the unique pages in memory (robust to other load)
+        datas = [p.read_bytes() for p in files]
+        mb = sum(map(len, datas)) / 1e6
+        from selectolax.lexbor import LexborHTMLParser
+        c = time.process_time()
+        for d in datas:
+            LexborHTMLParser(d)
+        cpu_sel = time.process_time() - c
+        c = time.process_time()
+        for d in datas:
+            fastx.extract(d)
+        cpu_fx = time.process_time() - c
+        results["cpu_mb_per_s"] = {"selectolax_parse_only": round(mb / cpu_sel, 1), "fastx_extract": round(mb / cpu_fx, 1)}
+        print(f"CPU time, one process, {len(datas)} unique pages ({mb:.1f} MB): selectolax parse only "
+              f"{mb / cpu_sel:,.1f} MB per CPU-second, fastx.extract {mb / cpu_fx:,.1f} MB per CPU-second")
+        # 1c. threads (the GIL is released by the parser, the guard, the Doc build and the kernels)
+        results["threads"] = {}
+        for n in (1, 2, 4):
+            t = time.perf_counter()
+            c = time.process_time()
+            k = sum(1 for _ in extract_many(datas, jobs=n, threads=True))
+            w = time.perf_counter() - t
+            results["threads"][n] = {"pages_per_s": round(k / w, 1), "cpu_per_wall": round((time.process_time() - c) / w, 2)}
+            print(f"extract_many(threads=True, jobs={n}): {k / w:,.1f} pages/s, {mb / w:,.1f} MB/s, "
+                  f"process CPU / wall {(time.process_time() - c) / w:.2f} (load {load()})")
+
         # 2. fastx CLI, clean and mixed, per --jobs
         expect_error = {where["missing"]} | {where["hang"]}
         for jobs in map(int, a.jobs.split(",")):
@@ -185,9 +231,8 @@ def main() -> int:
             for name in ("invalid_bytes", "nul", "utf16", "huge", "empty"):
                 r = recs[where[name]]
                 print(f"      {name}: error={r['error']!r} text={len(r['text'] or ''):,} chars")
-            if jobs == 1:
-                ref = out
-        # same texts as fastx.extract (sample), and --jobs 1 == --jobs 2
+            ref = out
+        # same texts as fastx.extract (a sample of the last run's records)
         recs = [json.loads(line) for line in ref.open(encoding="utf-8")]
         same = all(recs[i]["text"] == fastx.extract(Path(mixed[i]).read_bytes()).text
                    for i in range(0, len(mixed), max(1, len(mixed) // 200)) if i not in where.values())
@@ -215,7 +260,7 @@ def main() -> int:
         cmd = [sys.executable, "-m", "fastx", "extract", str(warc), "-o", str(out), "--jobs", "2",
                "--no-progress"]
         t = time.perf_counter()
-        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        r = subprocess.run(cmd, cwd=PKG, capture_output=True, text=True, env=_env())
         dt_cli = time.perf_counter() - t
         cli_records = sum(1 for _ in out.open())
         results["warc"] = {"records": len(pages), "file_mb": round(warc.stat().st_size / 1e6, 1),

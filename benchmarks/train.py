@@ -19,13 +19,13 @@ Models written:
 
 - ``fastx/data/bayes.json``, ``fastx/data/bayes_table.json``: Naive Bayes
   block models (paper 003) for table/td/tr/div and <table>-only blocking.
-- ``fastx/data/default_model.npz``: the ``default`` method's two tree
-  ensembles (LightGBM, soft-label cross-entropy), flattened to arrays.
-  Stage 0 sees the unit features; stage 1 also sees context features built
-  from stage 0's probabilities, which for training come out-of-fold (5 folds
-  by page) so that stage 1 learns from the same kind of input it gets on new
-  pages.  The probability threshold maximizes the page-averaged F1 of the
-  out-of-fold stage-1 predictions on the training pages.
+- ``fastx/data/default_model.npz``: the ``default`` method's tree ensemble
+  (LightGBM, soft-label cross-entropy on the units' covered token shares),
+  as complete trees of one depth.  5-fold out-of-fold predictions (folds by
+  page) choose the probability threshold (the best page-averaged F1 on the
+  training pages) and the early-exit margins (at each checkpoint, the
+  distance from the threshold beyond which the partial sum's decision
+  almost never differs from the whole ensemble's).
 
 Every page weighs the same in training (a unit's weight is its share of its
 page's tokens), and every corpus is scaled to the same total weight so that
@@ -35,7 +35,6 @@ leaves, and row/feature subsampling uses fixed seeds.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -50,7 +49,6 @@ for p in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(p))
 
 import fastx  # noqa: E402
-from fastx import _core  # noqa: E402
 from fastx._labels import group_labels, text_node_labels  # noqa: E402
 from fastx.bayes import PAPER_BLOCK_TAGS, TABLE_BLOCK_TAGS, BayesModel  # noqa: E402
 from fastx.evaluate import tokens  # noqa: E402
@@ -61,12 +59,15 @@ DATA = ROOT / "fastx" / "data"
 SEED = 20130606
 FOLDS = 5
 PARAMS = {
-    "objective": "cross_entropy", "learning_rate": 0.05, "num_leaves": 31, "max_depth": 7,
+    "objective": "cross_entropy", "learning_rate": 0.1, "num_leaves": 31, "max_depth": 6,
     "min_data_in_leaf": 80, "min_sum_hessian_in_leaf": 1.0, "lambda_l2": 10.0, "feature_fraction": 0.7,
     "bagging_fraction": 0.8, "bagging_freq": 1, "max_bin": 63, "seed": SEED, "deterministic": True,
     "force_row_wise": True, "num_threads": 2, "verbose": -1,
 }
-ROUNDS = (250, 150)          # boosting rounds of stage 0 and stage 1
+ROUNDS = 120
+EXIT_AT = tuple(range(10, ROUNDS, 10))     # early-exit checkpoints (trees evaluated)
+EXIT_FLIPS = 2e-5                          # decisions early exit may change, per checkpoint
+EXIT_MIN_MARGIN = 0.25                     # log-odds
 
 
 @dataclass
@@ -74,7 +75,6 @@ class Page:
     corpus: str
     id: str
     gold_tokens: int
-    parent: np.ndarray      # the Doc's parent array (for stage-1 context)
     units: np.ndarray
     X: np.ndarray
     label: np.ndarray       # covered share of each unit's tokens
@@ -90,7 +90,7 @@ def prepare(corpus: str, pid: str, html: bytes, meta: dict) -> Page:
     ulab, utok = group_labels(unit_of, len(units), label, ntok)
     bayes = {"paper": BayesModel.count_blocks(doc, label, ntok, PAPER_BLOCK_TAGS),
              "table": BayesModel.count_blocks(doc, label, ntok, TABLE_BLOCK_TAGS)}
-    return Page(corpus, pid, len(tokens(gold)), np.asarray(doc.parent).copy(), units, np.asarray(X).copy(),
+    return Page(corpus, pid, len(tokens(gold)), units, np.asarray(X).copy(),
                 ulab, utok, bayes)
 
 
@@ -123,81 +123,96 @@ def weights(pages: list[Page]) -> list[np.ndarray]:
     return out
 
 
-def fit_trees(X, y, w, rounds):
+def fit_trees(X, y, w):
     import lightgbm as lgb
-    ds = lgb.Dataset(X, label=y, weight=w, free_raw_data=False, params={"max_bin": PARAMS["max_bin"]})
-    return lgb.train(PARAMS, ds, num_boost_round=rounds)
+    ds = lgb.Dataset(X, label=y, weight=w, params={"max_bin": PARAMS["max_bin"]})
+    return lgb.train(PARAMS, ds, num_boost_round=ROUNDS)
 
 
-def flatten(booster) -> dm.TreeEnsemble:
-    """LightGBM trees -> flat arrays (internal nodes; a negative child c is leaf ~c), no recursion."""
-    feat, thr, left, right, leaf, roots = [], [], [], [], [], []
-    for info in booster.dump_model()["tree_info"]:
-        stack = [(info["tree_structure"], -1, 0)]
+def complete_trees(booster, depth: int):
+    """LightGBM trees -> (feat, thr, leaf) of complete binary trees of `depth`
+    levels, breadth-first (node k's children at 2k+1, 2k+2).  A leaf above the
+    last level fills every leaf slot below it, and the nodes between test
+    +inf (always the first child).  Thresholds become the largest float32 <=
+    LightGBM's double, so float32 features compare exactly as in training.
+    No recursion."""
+    trees = booster.dump_model()["tree_info"]
+    inner = (1 << depth) - 1
+    feat = np.zeros((len(trees), inner), dtype=np.int32)
+    thr = np.full((len(trees), inner), np.inf, dtype=np.float32)
+    leaf = np.zeros((len(trees), inner + 1), dtype=np.float32)
+    for t, info in enumerate(trees):
+        stack = [(info["tree_structure"], 0, 0)]
         while stack:
-            node, par, side = stack.pop()
+            node, k, d = stack.pop()
             if "leaf_value" in node:
-                leaf.append(float(node["leaf_value"]))
-                code = ~(len(leaf) - 1)
-            else:
-                if node.get("decision_type", "<=") != "<=":
-                    raise ValueError("only numerical '<=' splits are supported")
-                code = len(feat)
-                feat.append(int(node["split_feature"]))
-                thr.append(float(node["threshold"]))
-                left.append(0)
-                right.append(0)
-                stack.append((node["right_child"], code, 1))
-                stack.append((node["left_child"], code, 0))
-            if par < 0:
-                roots.append(code)
-            elif side == 0:
-                left[par] = code
-            else:
-                right[par] = code
-    return dm.TreeEnsemble(feat, thr, left, right, leaf, roots)
+                span = 1 << (depth - d)
+                first = (k + 1) * span - 1 - inner
+                leaf[t, first:first + span] = node["leaf_value"]
+                continue
+            if d >= depth or node.get("decision_type", "<=") != "<=":
+                raise ValueError(f"tree {t} is deeper than {depth} levels or has a non-numerical split")
+            feat[t, k] = node["split_feature"]
+            x = np.float32(node["threshold"])
+            thr[t, k] = x if float(x) <= node["threshold"] else np.nextafter(x, np.float32(-np.inf))
+            stack.append((node["left_child"], 2 * k + 1, d + 1))
+            stack.append((node["right_child"], 2 * k + 2, d + 1))
+    return feat, thr, leaf
 
 
-def fold_of(pages: list[Page]) -> np.ndarray:
-    return np.arange(len(pages)) % FOLDS
+def exit_schedule(partial: np.ndarray, full: np.ndarray, cut: float) -> np.ndarray:
+    """Early-exit margins from out-of-fold scores.
+
+    `partial[c]`: each unit's score after EXIT_AT[c] trees, `full`: after all.
+    At each checkpoint, of the units still running, those whose partial
+    decision differs from the final one and whose distance to `cut` exceeds
+    the margin may be at most EXIT_FLIPS of all units; the margin is the
+    smallest such distance (at least EXIT_MIN_MARGIN)."""
+    final = full >= cut
+    active = np.ones(len(full), dtype=bool)
+    budget = int(EXIT_FLIPS * len(full))
+    margins = []
+    for part in partial:
+        dist = np.abs(part - cut)
+        wrong = np.sort(dist[active & ((part >= cut) != final)])[::-1]
+        margin = max(float(wrong[budget]) if len(wrong) > budget else 0.0, EXIT_MIN_MARGIN)
+        margins.append(margin)
+        active &= dist <= margin
+    return np.array(margins, dtype=np.float32)
 
 
-def train_default(pages: list[Page], verbose=True):
-    """(DefaultModel, out-of-fold stage-1 probabilities per page)."""
-    w = weights(pages)
-    folds = fold_of(pages)
-    X0 = np.vstack([p.X for p in pages])
+def train_default(pages: list[Page], verbose=True) -> dm.DefaultModel:
+    """The default model: LightGBM on all training units; threshold and
+    early-exit margins from 5-fold out-of-fold predictions (folds by page)."""
+    X = np.vstack([p.X for p in pages])
     y = np.concatenate([p.label for p in pages])
-    W = np.concatenate(w)
-    row_page = np.concatenate([np.full(len(p.units), i) for i, p in enumerate(pages)])
-    row_fold = folds[row_page]
-    # stage 0, out of fold, for stage-1 training contexts
-    z0 = np.zeros(len(y))
+    w = np.concatenate(weights(pages))
+    sizes = [len(p.units) for p in pages]
+    row_fold = np.repeat(np.arange(len(pages)) % FOLDS, sizes)
+    z = np.zeros(len(y))
+    partial = np.zeros((len(EXIT_AT), len(y)))
     for f in range(FOLDS):
         tr, te = row_fold != f, row_fold == f
-        z0[te] = flatten(fit_trees(X0[tr], y[tr], W[tr], ROUNDS[0])).predict(X0[te])
-    stage0 = flatten(fit_trees(X0, y, W, ROUNDS[0]))
-    X1 = np.hstack([X0, _contexts(pages, z0)])
-    # stage 1, out of fold, for the threshold and the training figures
-    z1 = np.zeros(len(y))
-    for f in range(FOLDS):
-        tr, te = row_fold != f, row_fold == f
-        z1[te] = flatten(fit_trees(X1[tr], y[tr], W[tr], ROUNDS[1])).predict(X1[te])
-    stage1 = flatten(fit_trees(X1, y, W, ROUNDS[1]))
-    per_page = np.split(1 / (1 + np.exp(-z1)), np.cumsum([len(p.units) for p in pages])[:-1])
-    grid = np.round(np.arange(0.20, 0.71, 0.02), 2)
-    f1s = [approx_f1(pages, per_page, t) for t in grid]
+        b = fit_trees(X[tr], y[tr], w[tr])
+        z[te] = b.predict(X[te], raw_score=True)
+        for c, k in enumerate(EXIT_AT):
+            partial[c, te] = b.predict(X[te], raw_score=True, num_iteration=k)
+    probs = np.split(1 / (1 + np.exp(-z)), np.cumsum(sizes)[:-1])
+    grid = np.round(np.arange(0.30, 0.71, 0.02), 2)
+    f1s = [approx_f1(pages, probs, t) for t in grid]
     best = float(grid[int(np.argmax(f1s))])
+    margins = exit_schedule(partial, z, dm.logit(best))
+    booster = fit_trees(X, y, w)
+    model = dm.DefaultModel(PARAMS["max_depth"], *complete_trees(booster, PARAMS["max_depth"]), best,
+                            EXIT_AT, margins)
     if verbose:
-        print(f"threshold {best:.2f} (out-of-fold approx F1 {max(f1s):.4f}; at 0.5: "
-              f"{approx_f1(pages, per_page, 0.5):.4f})", flush=True)
-    model = dm.DefaultModel([stage0, stage1], best, dm.CONTEXT_NAMES)
-    return model, per_page
-
-
-def _contexts(pages, z):
-    zs = np.split(z, np.cumsum([len(p.units) for p in pages])[:-1])
-    return np.vstack([dm.context(p.parent, p.units, p.X, zp) for p, zp in zip(pages, zs)])
+        full = model.log_odds(X, early_exit=False) >= dm.logit(best)
+        fast = model.log_odds(X) >= dm.logit(best)
+        print(f"default: {model.trees} trees of depth {model.depth}; threshold {best:.2f} "
+              f"(out-of-fold approx F1 {max(f1s):.4f}, at 0.5 {approx_f1(pages, probs, 0.5):.4f}); "
+              f"early exit margins {np.round(margins, 2).tolist()} change {int((full != fast).sum())} "
+              f"of {len(y)} training decisions", flush=True)
+    return model
 
 
 def approx_f1(pages, probs, t) -> float:
@@ -266,9 +281,7 @@ def main(argv=None):
     val = {c: data[c][0] for c in CORPORA}
 
     bayes = train_bayes(pages)
-    model, _ = train_default(pages)
-    print(f"default: {sum(len(s.leaf) for s in model.stages)} leaves in "
-          f"{sum(len(s.roots) for s in model.stages)} trees")
+    model = train_default(pages)
     if not a.no_write:
         bayes["paper"].save(DATA / "bayes.json")
         bayes["table"].save(DATA / "bayes_table.json")
@@ -285,7 +298,7 @@ def main(argv=None):
         res = {"default": {}, "default-all": {}}
         for held in CORPORA:
             rest = [p for p in pages if p.corpus != held]
-            m, _ = train_default(rest, verbose=False)
+            m = train_default(rest, verbose=False)
             res["default"][held] = score(cmp, val[held], extractor("default", model=m))
             res["default-all"][held] = score(cmp, val[held], extractor("default", model=model))
             print(f"without {held}: {res['default'][held]:.4f} (with it: {res['default-all'][held]:.4f})",

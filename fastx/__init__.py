@@ -17,6 +17,7 @@ from ._core import Doc
 from .api import Extraction, extract, methods, parse
 from . import evaluate
 from .site import SiteModel
+from .bayes import BayesModel
 from .records import Record, records
 from .simhash import hamming, simhash
 from .batch import BatchStats, Page, extract_many
@@ -26,4 +27,5 @@ __version__ = "0.1.0"
 __all__ = ["extract", "parse", "methods", "evaluate", "Doc", "Extraction", "FastxError", "InputError",
            "DecodeError", "ParseError", "LayoutError", "UnknownMethodError", "MissingPositionsError",
            "ModelError", "RenderError", "ExtractionTimeout", "__version__", "SiteModel",
-           "records", "Record", "simhash", "hamming", "extract_many", "Page", "BatchStats", "WorkerCrash"]
+           "records", "Record", "simhash", "hamming", "extract_many", "Page", "BatchStats", "WorkerCrash",
+           "BayesModel"]

@@ -28,8 +28,8 @@
 # Every loop is a linear sweep over the preorder arrays (parent[i] < i), with
 # the GIL released; no recursion.
 
-from libc.math cimport log1p as _gbt_log1p, exp as _gbt_exp
 from libc.stdint cimport int16_t
+from libc.stdlib cimport calloc
 
 DEF _GBT_ANC = 4              # ancestors described per unit
 DEF _GBT_GROUPS = 16          # class/id word groups
@@ -275,7 +275,11 @@ cdef Py_ssize_t _gbt_next_token(const unsigned char *s, Py_ssize_t n, Py_ssize_t
     cdef Py_ssize_t k = 0
     while i < <size_t>n:
         start = i
-        cp = _utf8_next(s, n, &i)
+        if s[i] < 128:
+            cp = s[i]
+            i += 1
+        else:
+            cp = _utf8_next(s, n, &i)
         if _is_cjk(cp):
             hash[0] = (2166136261u ^ cp) * 16777619u
             pos[0] = i
@@ -289,7 +293,11 @@ cdef Py_ssize_t _gbt_next_token(const unsigned char *s, Py_ssize_t n, Py_ssize_t
         k = 1
         while i < <size_t>n:
             start = i
-            cp = _utf8_next(s, n, &i)
+            if s[i] < 128:
+                cp = s[i]
+                i += 1
+            else:
+                cp = _utf8_next(s, n, &i)
             if _is_cjk(cp) or (cp < 128 and not ((48 <= cp <= 57) or (65 <= cp <= 90) or (97 <= cp <= 122)
                                                   or cp == 95)) \
                     or (cp >= 128 and (not _is_word_char(cp) or _is_space(cp))):
@@ -383,131 +391,120 @@ cdef inline float _gbt_finite(double x) noexcept nogil:
     return <float>x
 
 
-def default_features(Doc d, object blocks, object td, object ctd, object dsum, object cetd_keep,
-                     Py_ssize_t cetd_node, double cetd_threshold):
-    """Units and their feature matrix for the `default` method.
+cdef inline const void *_gbt_data(object a, int typenum, Py_ssize_t n) except NULL:
+    """Data of a C-contiguous 1-D NumPy array of `n` items of `typenum` (the Doc's
+    arrays and the CETD kernels' outputs), without a memoryview's setup cost."""
+    cdef cnp.ndarray arr = <cnp.ndarray?>a
+    if cnp.PyArray_TYPE(arr) != typenum or not cnp.PyArray_IS_C_CONTIGUOUS(arr) or cnp.PyArray_SIZE(arr) != n:
+        raise ValueError(f"expected a contiguous array of {n} items of NumPy type {typenum}")
+    return cnp.PyArray_DATA(arr)
 
-    `blocks`: the nearest block-level ancestor-or-self of every node
-    (`block_ancestors`); `td`, `ctd`, `dsum`: CETD's text density, composite
-    text density and DensitySum per node; `cetd_keep`, `cetd_node`,
-    `cetd_threshold`: the CETD extraction (Algorithm 2) and its
-    maximum-DensitySum node and threshold.  Returns ``(unit_of, units, X)``:
-    ``unit_of[i]`` the unit of node i (-1 none), ``units[u]`` the block
-    element of unit u, ``X`` float32 (units, len(FEATURE_NAMES)).
-    """
+
+cdef tuple _gbt_features(Doc d):
+    """(unit_of, units, X) of a Doc: see `default_features`."""
     if not _gbt_ready:
         _gbt_init()
-    cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, nu
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] end = d.end
-    cdef const int32_t[::1] depth = d.depth
-    cdef const int32_t[::1] tag = d.tag
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const uint16_t[::1] flags = d.flags
-    cdef const int64_t[::1] text_off = d.text_off
-    cdef const int32_t[::1] text_len = d.text_len
-    cdef const int32_t[::1] C = d.chars
-    cdef const int32_t[::1] T = d.tags
-    cdef const int32_t[::1] LC = d.link_chars
-    cdef const int32_t[::1] LT = d.link_tags
-    cdef const int32_t[::1] P = d.punct
-    cdef const int32_t[::1] W = d.words
-    cdef const int32_t[::1] PC = d.p_count
-    cdef const uint64_t[::1] ptr = d.ptr
-    cdef const int32_t[::1] blk = np.ascontiguousarray(blocks, dtype=np.int32)
-    cdef const double[::1] TD = np.ascontiguousarray(td, dtype=np.float64)
-    cdef const double[::1] CTD = np.ascontiguousarray(ctd, dtype=np.float64)
-    cdef const double[::1] DS = np.ascontiguousarray(dsum, dtype=np.float64)
-    cdef const uint8_t[::1] ck = np.ascontiguousarray(cetd_keep, dtype=np.uint8)
-    if blk.shape[0] != n or TD.shape[0] != n or CTD.shape[0] != n or DS.shape[0] != n or ck.shape[0] != n:
-        raise ValueError(f"per-node arrays must have the Doc's {n} entries")
+    cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
+    # CETD's quantities (seeds/004): TD, CTD, DensitySum, Algorithm 2's node, threshold and keep set
+    ctd_arr = composite_text_density(d)
+    ds_arr = density_sum(d, ctd_arr)
+    cetd_node, cetd_thr = densitysum_threshold(d, ctd_arr, ds_arr)
+    ck_arr = densitysum_extract(d, ctd_arr, ds_arr)
+    td_arr = text_density(d)
+    blk_arr = block_ancestors(d)
+    cdef const int32_t *parent = <const int32_t *>_gbt_data(d.parent, cnp.NPY_INT32, n)
+    cdef const int32_t *end = <const int32_t *>_gbt_data(d.end, cnp.NPY_INT32, n)
+    cdef const int32_t *depth = <const int32_t *>_gbt_data(d.depth, cnp.NPY_INT32, n)
+    cdef const int32_t *tag = <const int32_t *>_gbt_data(d.tag, cnp.NPY_INT32, n)
+    cdef const uint8_t *kind = <const uint8_t *>_gbt_data(d.kind, cnp.NPY_UINT8, n)
+    cdef const uint16_t *flags = <const uint16_t *>_gbt_data(d.flags, cnp.NPY_UINT16, n)
+    cdef const int64_t *text_off = <const int64_t *>_gbt_data(d.text_off, cnp.NPY_INT64, n)
+    cdef const int32_t *text_len = <const int32_t *>_gbt_data(d.text_len, cnp.NPY_INT32, n)
+    cdef const int32_t *C = <const int32_t *>_gbt_data(d.chars, cnp.NPY_INT32, n)
+    cdef const int32_t *T = <const int32_t *>_gbt_data(d.tags, cnp.NPY_INT32, n)
+    cdef const int32_t *LC = <const int32_t *>_gbt_data(d.link_chars, cnp.NPY_INT32, n)
+    cdef const int32_t *LT = <const int32_t *>_gbt_data(d.link_tags, cnp.NPY_INT32, n)
+    cdef const int32_t *P = <const int32_t *>_gbt_data(d.punct, cnp.NPY_INT32, n)
+    cdef const int32_t *W = <const int32_t *>_gbt_data(d.words, cnp.NPY_INT32, n)
+    cdef const int32_t *PC = <const int32_t *>_gbt_data(d.p_count, cnp.NPY_INT32, n)
+    cdef const uint64_t *ptr = <const uint64_t *>_gbt_data(d.ptr, cnp.NPY_UINT64, n)
+    cdef const int32_t *blk = <const int32_t *>_gbt_data(blk_arr, cnp.NPY_INT32, n)
+    cdef const double *TD = <const double *>_gbt_data(td_arr, cnp.NPY_FLOAT64, n)
+    cdef const double *CTD = <const double *>_gbt_data(ctd_arr, cnp.NPY_FLOAT64, n)
+    cdef const double *DS = <const double *>_gbt_data(ds_arr, cnp.NPY_FLOAT64, n)
+    cdef const uint8_t *ck = <const uint8_t *>_gbt_data(ck_arr, cnp.NPY_UINT8, n)
+    cdef Py_ssize_t g_node = cetd_node
+    cdef double thr = cetd_thr
     cdef bytes title_b = (d.title or "").encode("utf-8", "replace")
     cdef bytes desc_b = (d.description or "").encode("utf-8", "replace")
     cdef const unsigned char *tb = title_b
     cdef const unsigned char *db = desc_b
     cdef Py_ssize_t tlen = len(title_b), dlen = len(desc_b)
     cdef const unsigned char *buf = d.text_buf
-    unit_of_arr = np.full(n, -1, dtype=np.int32)
-    cdef int32_t[::1] unit_of = unit_of_arr
-    node_unit_arr = np.full(n, -1, dtype=np.int32)
-    cdef int32_t[::1] node_unit = node_unit_arr
-    sem_arr = np.zeros(n, dtype=np.uint16)
-    cdef uint16_t[::1] sem = sem_arr
-    near_arr = np.empty((n, _GBT_GROUPS), dtype=np.uint8)
-    cdef uint8_t[:, ::1] near = near_arr
-    # per-unit accumulators
-    cdef Py_ssize_t ntext = 0
+    unit_of_arr = np.empty(n, dtype=np.int32)
+    cdef int32_t *unit_of = <int32_t *>cnp.PyArray_DATA(unit_of_arr)
     for i in range(n):
         if kind[i] == LXB_TEXT:
             ntext += 1
-    units_arr = np.empty(ntext, dtype=np.int32)
-    cdef int32_t[::1] units = units_arr
-    acc_arr = np.zeros((ntext, 12), dtype=np.float64)
-    cdef double[:, ::1] acc = acc_arr
-    tbits_arr = np.zeros((ntext, 2), dtype=np.uint64)
-    cdef uint64_t[:, ::1] tbits = tbits_arr
-    X_arr = np.zeros((ntext, GBT_NFEAT), dtype=np.float32)
-    cdef float[:, ::1] X = X_arr
+    # scratch: per node the unit it heads, semantic and word-group bits; per unit the accumulators
+    cdef int32_t *node_unit = <int32_t *>malloc((n + 1) * sizeof(int32_t))
+    cdef uint16_t *sem = <uint16_t *>malloc((n + 1) * sizeof(uint16_t))
+    cdef uint16_t *wbits = <uint16_t *>calloc(n + 1, sizeof(uint16_t))
+    cdef int32_t *units = <int32_t *>malloc((ntext + 1) * sizeof(int32_t))
+    cdef double *acc = <double *>calloc((ntext + 1) * 12, sizeof(double))
+    cdef uint64_t *tbits = <uint64_t *>calloc((ntext + 1) * 2, sizeof(uint64_t))
     cdef _GbtSet *tset = <_GbtSet *>malloc(sizeof(_GbtSet))
     cdef _GbtSet *dset = <_GbtSet *>malloc(sizeof(_GbtSet))
-    if tset == NULL or dset == NULL:
-        free(tset)
-        free(dset)
-        raise MemoryError()
-    cdef uint16_t own, bits
+    cdef float *X
+    cdef int32_t *units_out
+    cdef uint16_t own, seen
     cdef int g, ti, last_cp
-    cdef double total_chars, before, body_c, thr
+    cdef double total_chars = 0, body_c
     cdef Py_ssize_t root = d.body if d.body >= 0 else 0
     cdef Py_ssize_t pos, toklen
-    cdef uint32_t h, cp
+    cdef uint32_t h
     cdef size_t q
     cdef fx_node *node
     try:
+        if node_unit == NULL or sem == NULL or wbits == NULL or units == NULL or acc == NULL \
+                or tbits == NULL or tset == NULL or dset == NULL:
+            raise MemoryError()
         with nogil:
             _gbt_set_build(tset, tb, tlen)
             _gbt_set_build(dset, db, dlen)
-            # ancestor semantics and class/id word-group distances (preorder: parents first)
+            # ancestor semantics and class/id word groups (preorder: parents first)
             for i in range(n):
+                node_unit[i] = -1
                 p = parent[i]
                 if kind[i] != LXB_ELEMENT:
                     sem[i] = sem[p] if p >= 0 else 0
                     continue
-                node = <fx_node *><uintptr_t>ptr[i]
                 own = _gbt_tagsem[tag[i]] if tag[i] < STATIC_LIMIT else 0
-                bits = 0
-                if (<fx_element *>node).first_attr != NULL:
+                node = <fx_node *><uintptr_t>ptr[i]
+                if C[i] > 0 and flags[i] & NF_BLOCK and (<fx_element *>node).first_attr != NULL:
+                    # only block elements holding text are units or their ancestors
                     own |= _gbt_attr_sem(node)
-                    bits = _gbt_value_groups((<fx_element *>node).attr_class) \
+                    wbits[i] = _gbt_value_groups((<fx_element *>node).attr_class) \
                         | _gbt_value_groups((<fx_element *>node).attr_id)
                 sem[i] = (sem[p] if p >= 0 else 0) | own
-                for g in range(_GBT_GROUPS):
-                    if bits & (1 << g):
-                        near[i, g] = 0
-                    elif p >= 0 and near[p, g] < _GBT_FAR:
-                        near[i, g] = near[p, g] + 1
-                    else:
-                        near[i, g] = _GBT_FAR
-            # units: one per block element holding text, in order of first text
-            total_chars = 0
+            # units: one per block element holding text, in the order of their first text
             for i in range(n):
                 if kind[i] != LXB_TEXT:
                     continue
-                b = blk[i]
-                if b < 0:
-                    b = root
+                b = blk[i] if blk[i] >= 0 else root
                 if node_unit[b] < 0:
                     node_unit[b] = <int32_t>m
                     units[m] = <int32_t>b
-                    acc[m, 8] = total_chars          # chars before the unit's first text
+                    acc[12 * m + 8] = total_chars          # characters before the unit's first text
                     m += 1
                 u = node_unit[b]
-                acc[u, 0] += C[i]
-                acc[u, 1] += W[i]
-                acc[u, 2] += P[i]
-                acc[u, 3] += 1
+                acc[12 * u + 0] += C[i]
+                acc[12 * u + 1] += W[i]
+                acc[12 * u + 2] += P[i]
+                acc[12 * u + 3] += 1
                 if flags[i] & NF_IN_LINK:
-                    acc[u, 4] += C[i]
-                    acc[u, 5] += 1
+                    acc[12 * u + 4] += C[i]
+                    acc[12 * u + 5] += 1
                 total_chars += C[i]
                 # sentence-final punctuation: the last code point of the unit's latest text
                 q = <size_t>(text_off[i] + text_len[i])
@@ -515,218 +512,371 @@ def default_features(Doc d, object blocks, object td, object ctd, object dsum, o
                     q -= 1
                 q -= 1 if q > <size_t>text_off[i] else 0
                 last_cp = <int>_utf8_next(buf, text_off[i] + text_len[i], &q) if text_len[i] > 0 else 0
-                acc[u, 6] = 1.0 if _gbt_sentence_end(last_cp) else 0.0
-                # title / description token overlap (first tokens of the unit)
-                if acc[u, 7] < _GBT_SCAN_MAX and (tset.count > 0 or dset.count > 0):
+                acc[12 * u + 6] = 1.0 if _gbt_sentence_end(last_cp) else 0.0
+                # title / description token overlap (the unit's first tokens)
+                if acc[12 * u + 7] < _GBT_SCAN_MAX and (tset.count > 0 or dset.count > 0):
                     pos = text_off[i]
-                    while acc[u, 7] < _GBT_SCAN_MAX:
+                    while acc[12 * u + 7] < _GBT_SCAN_MAX:
                         toklen = _gbt_next_token(buf, text_off[i] + text_len[i], &pos, &h)
                         if toklen == 0:
                             break
-                        acc[u, 7] += 1
+                        acc[12 * u + 7] += 1
                         ti = _gbt_set_find(tset, h)
                         if ti >= 0:
-                            acc[u, 9] += 1
-                            tbits[u, 0] |= (<uint64_t>1) << ti
+                            acc[12 * u + 9] += 1
+                            tbits[2 * u] |= (<uint64_t>1) << ti
                         ti = _gbt_set_find(dset, h)
                         if ti >= 0:
-                            acc[u, 10] += 1
-                            tbits[u, 1] |= (<uint64_t>1) << ti
+                            acc[12 * u + 10] += 1
+                            tbits[2 * u + 1] |= (<uint64_t>1) << ti
             for i in range(n):
-                b = blk[i] if blk[i] >= 0 else root
-                unit_of[i] = node_unit[b]
+                unit_of[i] = node_unit[blk[i] if blk[i] >= 0 else root]
+        X_arr = np.zeros((m, GBT_NFEAT), dtype=np.float32)
+        X = <float *>cnp.PyArray_DATA(X_arr)
+        units_arr = np.empty(m, dtype=np.int32)
+        units_out = <int32_t *>cnp.PyArray_DATA(units_arr)
+        with nogil:
             body_c = C[root]
-            thr = cetd_threshold
             for u in range(m):
-                b = units[u]
-                # the unit's own text
-                X[u, _GF_U + 0] = <float>_gbt_log1p(acc[u, 0])
-                X[u, _GF_U + 1] = _gbt_ratio(acc[u, 4], acc[u, 0])
-                X[u, _GF_U + 2] = _gbt_ratio(acc[u, 2], acc[u, 0])
-                X[u, _GF_U + 3] = <float>_gbt_log1p(acc[u, 1])
-                X[u, _GF_U + 4] = _gbt_ratio(acc[u, 0], acc[u, 1])
-                X[u, _GF_U + 5] = <float>_gbt_log1p(acc[u, 3])
-                X[u, _GF_U + 6] = <float>acc[u, 6]
-                X[u, _GF_U + 7] = _gbt_ratio(acc[u, 5], acc[u, 3])
-                # the block element
-                X[u, _GF_B + 0] = _gbt_tagcat[tag[b]] if tag[b] < STATIC_LIMIT else _GC_OTHER
-                X[u, _GF_B + 1] = 0
-                if flags[b] & NF_HEADING:
-                    X[u, _GF_B + 1] = 1 + (_gbt_tagcat[tag[b]] - _GC_H1) if _gbt_tagcat[tag[b]] <= _GC_H3 else 3
-                X[u, _GF_B + 2] = <float>_gbt_log1p(C[b])
-                X[u, _GF_B + 3] = _gbt_finite(TD[b])
-                X[u, _GF_B + 4] = _gbt_finite(CTD[b])
-                X[u, _GF_B + 5] = _gbt_ratio(LC[b], C[b])
-                X[u, _GF_B + 6] = _gbt_ratio(LT[b], T[b] + 1)
-                X[u, _GF_B + 7] = PC[b]
-                X[u, _GF_B + 8] = _gbt_ratio(P[b], C[b])
-                X[u, _GF_B + 9] = <float>_gbt_log1p(_gbt_finite(DS[b]))
-                X[u, _GF_B + 10] = depth[b]
-                X[u, _GF_B + 11] = <float>_gbt_log1p(T[b])
-                # ancestors (missing ones repeat the last: the root)
-                a = b
-                for k in range(_GBT_ANC):
-                    if parent[a] >= 0:
-                        a = parent[a]
-                    j = _GF_A + 8 * k
-                    X[u, j + 0] = <float>_gbt_log1p(C[a])
-                    X[u, j + 1] = _gbt_finite(TD[a])
-                    X[u, j + 2] = _gbt_finite(CTD[a])
-                    X[u, j + 3] = _gbt_ratio(LC[a], C[a])
-                    X[u, j + 4] = PC[a]
-                    X[u, j + 5] = _gbt_ratio(P[a], C[a])
-                    X[u, j + 6] = _gbt_ratio(C[b], C[a])
-                    X[u, j + 7] = _gbt_tagcat[tag[a]] if tag[a] < STATIC_LIMIT else _GC_OTHER
-                # page level
-                X[u, _GF_PAGE + 0] = _gbt_ratio(acc[u, 8], total_chars)
-                X[u, _GF_PAGE + 1] = _gbt_ratio(b, n)
-                X[u, _GF_PAGE + 2] = _gbt_ratio(C[b], body_c)
-                X[u, _GF_PAGE + 3] = _gbt_ratio(LC[root], body_c)
-                X[u, _GF_PAGE + 4] = <float>_gbt_log1p(body_c)
-                X[u, _GF_PAGE + 5] = ck[b]
-                X[u, _GF_PAGE + 6] = _gbt_finite(CTD[b] / thr) if thr > 0 else 0.0
-                if cetd_node < 0:
-                    X[u, _GF_PAGE + 7] = 0
-                elif cetd_node <= b < end[cetd_node]:
-                    X[u, _GF_PAGE + 7] = 0           # inside the max-DensitySum subtree
-                elif b < cetd_node and end[b] > cetd_node:
-                    X[u, _GF_PAGE + 7] = 2           # an ancestor of it
-                elif b < cetd_node:
-                    X[u, _GF_PAGE + 7] = -1          # before it
-                else:
-                    X[u, _GF_PAGE + 7] = 1           # after it
-                X[u, _GF_PAGE + 8] = _gbt_ratio(acc[u, 9], acc[u, 7])
-                X[u, _GF_PAGE + 9] = _gbt_ratio(_gbt_popcount(tbits[u, 0]), tset.count)
-                X[u, _GF_PAGE + 10] = _gbt_ratio(acc[u, 10], acc[u, 7])
-                X[u, _GF_PAGE + 11] = _gbt_ratio(_gbt_popcount(tbits[u, 1]), dset.count)
-                for g in range(_GBT_NSEM):
-                    X[u, _GF_SEM + g] = 1.0 if sem[b] & (1 << g) else 0.0
-                for g in range(_GBT_GROUPS):
-                    X[u, _GF_CLS + g] = near[b, g]
-                # neighbours in reading order
-                if u > 0:
-                    X[u, _GF_NB + 0] = <float>_gbt_log1p(acc[u - 1, 0])
-                    X[u, _GF_NB + 1] = _gbt_ratio(acc[u - 1, 4], acc[u - 1, 0])
-                if u + 1 < m:
-                    X[u, _GF_NB + 2] = <float>_gbt_log1p(acc[u + 1, 0])
-                    X[u, _GF_NB + 3] = _gbt_ratio(acc[u + 1, 4], acc[u + 1, 0])
-                X[u, _GF_NB + 4] = <float>_gbt_log1p(T[parent[b]] if parent[b] >= 0 else 0)
+                units_out[u] = units[u]
+                _gbt_unit_row(X + u * GBT_NFEAT, u, m, units[u], n, acc, tbits, tset.count, dset.count,
+                              total_chars, body_c, root, parent, end, depth, tag, flags, C, T, LC, LT, P, PC,
+                              TD, CTD, DS, ck, g_node, thr, sem, wbits)
     finally:
+        free(node_unit)
+        free(sem)
+        free(wbits)
+        free(units)
+        free(acc)
+        free(tbits)
         free(tset)
         free(dset)
-    return unit_of_arr, units_arr[:m].copy(), X_arr[:m]
+    return unit_of_arr, units_arr, X_arr
+
+
+cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_ssize_t n, const double *acc,
+                        const uint64_t *tbits, int ntitle, int ndesc, double total_chars, double body_c,
+                        Py_ssize_t root, const int32_t *parent, const int32_t *end, const int32_t *depth,
+                        const int32_t *tag, const uint16_t *flags, const int32_t *C, const int32_t *T,
+                        const int32_t *LC, const int32_t *LT, const int32_t *P, const int32_t *PC,
+                        const double *TD, const double *CTD, const double *DS, const uint8_t *ck,
+                        Py_ssize_t g_node, double thr, const uint16_t *sem, const uint16_t *wbits) noexcept nogil:
+    """One unit's feature row (FEATURE_NAMES order); `b` is its block element."""
+    cdef const double *ac = acc + 12 * u
+    cdef Py_ssize_t a, k, j
+    cdef uint16_t seen
+    cdef int g
+    # the unit's own text
+    x[_GF_U + 0] = <float>ac[0]
+    x[_GF_U + 1] = _gbt_ratio(ac[4], ac[0])
+    x[_GF_U + 2] = _gbt_ratio(ac[2], ac[0])
+    x[_GF_U + 3] = <float>ac[1]
+    x[_GF_U + 4] = _gbt_ratio(ac[0], ac[1])
+    x[_GF_U + 5] = <float>ac[3]
+    x[_GF_U + 6] = <float>ac[6]
+    x[_GF_U + 7] = _gbt_ratio(ac[5], ac[3])
+    # the block element
+    x[_GF_B + 0] = _gbt_tagcat[tag[b]] if tag[b] < STATIC_LIMIT else _GC_OTHER
+    if flags[b] & NF_HEADING:
+        x[_GF_B + 1] = 1 + (_gbt_tagcat[tag[b]] - _GC_H1) if _gbt_tagcat[tag[b]] <= _GC_H3 else 3
+    x[_GF_B + 2] = <float>C[b]
+    x[_GF_B + 3] = _gbt_finite(TD[b])
+    x[_GF_B + 4] = _gbt_finite(CTD[b])
+    x[_GF_B + 5] = _gbt_ratio(LC[b], C[b])
+    x[_GF_B + 6] = _gbt_ratio(LT[b], T[b] + 1)
+    x[_GF_B + 7] = PC[b]
+    x[_GF_B + 8] = _gbt_ratio(P[b], C[b])
+    x[_GF_B + 9] = _gbt_finite(DS[b])
+    x[_GF_B + 10] = depth[b]
+    x[_GF_B + 11] = <float>T[b]
+    # ancestors (missing ones repeat the last: the root)
+    a = b
+    for k in range(_GBT_ANC):
+        if parent[a] >= 0:
+            a = parent[a]
+        j = _GF_A + 8 * k
+        x[j + 0] = <float>C[a]
+        x[j + 1] = _gbt_finite(TD[a])
+        x[j + 2] = _gbt_finite(CTD[a])
+        x[j + 3] = _gbt_ratio(LC[a], C[a])
+        x[j + 4] = PC[a]
+        x[j + 5] = _gbt_ratio(P[a], C[a])
+        x[j + 6] = _gbt_ratio(C[b], C[a])
+        x[j + 7] = _gbt_tagcat[tag[a]] if tag[a] < STATIC_LIMIT else _GC_OTHER
+    # page level
+    x[_GF_PAGE + 0] = _gbt_ratio(ac[8], total_chars)
+    x[_GF_PAGE + 1] = _gbt_ratio(b, n)
+    x[_GF_PAGE + 2] = _gbt_ratio(C[b], body_c)
+    x[_GF_PAGE + 3] = _gbt_ratio(LC[root], body_c)
+    x[_GF_PAGE + 4] = <float>body_c
+    x[_GF_PAGE + 5] = ck[b]
+    x[_GF_PAGE + 6] = _gbt_finite(CTD[b] / thr) if thr > 0 else 0.0
+    if g_node < 0 or g_node <= b < end[g_node]:
+        x[_GF_PAGE + 7] = 0           # inside CETD's maximum-DensitySum subtree
+    elif b < g_node and end[b] > g_node:
+        x[_GF_PAGE + 7] = 2           # an ancestor of it
+    elif b < g_node:
+        x[_GF_PAGE + 7] = -1          # before it
+    else:
+        x[_GF_PAGE + 7] = 1           # after it
+    x[_GF_PAGE + 8] = _gbt_ratio(ac[9], ac[7])
+    x[_GF_PAGE + 9] = _gbt_ratio(_gbt_popcount(tbits[2 * u]), ntitle)
+    x[_GF_PAGE + 10] = _gbt_ratio(ac[10], ac[7])
+    x[_GF_PAGE + 11] = _gbt_ratio(_gbt_popcount(tbits[2 * u + 1]), ndesc)
+    for g in range(_GBT_NSEM):
+        x[_GF_SEM + g] = 1.0 if sem[b] & (1 << g) else 0.0
+    # level distance to the nearest ancestor-or-self naming each word group
+    for g in range(_GBT_GROUPS):
+        x[_GF_CLS + g] = _GBT_FAR
+    a = b
+    k = 0
+    seen = 0
+    while a >= 0 and k < _GBT_FAR:
+        if wbits[a] & ~seen:
+            for g in range(_GBT_GROUPS):
+                if wbits[a] & ~seen & (1 << g):
+                    x[_GF_CLS + g] = k
+            seen |= wbits[a]
+        a = parent[a]
+        k += 1
+    # neighbours in reading order, and the parent's size
+    if u > 0:
+        x[_GF_NB + 0] = <float>acc[12 * (u - 1)]
+        x[_GF_NB + 1] = _gbt_ratio(acc[12 * (u - 1) + 4], acc[12 * (u - 1)])
+    if u + 1 < m:
+        x[_GF_NB + 2] = <float>acc[12 * (u + 1)]
+        x[_GF_NB + 3] = _gbt_ratio(acc[12 * (u + 1) + 4], acc[12 * (u + 1)])
+    x[_GF_NB + 4] = <float>(T[parent[b]] if parent[b] >= 0 else 0)
+
+
+def default_features(Doc d):
+    """Units and their feature matrix for the `default` method.
+
+    Computes CETD's text density, composite text density, DensitySum and
+    Algorithm 2 (seeds/004, ``_cetd.pxi``) and the nearest block ancestors
+    (``block_ancestors``), then one row per unit.  Returns
+    ``(unit_of, units, X)``: ``unit_of[i]`` the unit of node i (-1 none),
+    ``units[u]`` the block element of unit u, ``X`` float32
+    (units, len(FEATURE_NAMES)).
+    """
+    return _gbt_features(d)
 
 
 # ---------------------------------------------------------------- tree ensemble
 
-cdef void _gbt_eval(const float[:, ::1] X, const int32_t[::1] feat, const double[::1] thr,
-                    const int32_t[::1] left, const int32_t[::1] right, const double[::1] leaf,
-                    const int32_t[::1] roots, double base, double[::1] out) noexcept nogil:
-    """Sum of the trees' leaf values for every row of X.
+cdef inline void _gbt_tree(const float *X, Py_ssize_t F, const int32_t *rows, Py_ssize_t na, int depth,
+                           const int32_t *f, const float *th, const float *lv, double *out) noexcept nogil:
+    """Add one complete tree's leaf value to out[r] for the rows listed in `rows`.
 
-    Internal node j tests X[row, feat[j]] <= thr[j] (LightGBM's rule) and
-    goes to left[j], else right[j]; a child c < 0 is leaf ~c.  A tree whose
-    root is a leaf has roots[t] < 0 as well."""
-    cdef Py_ssize_t r, t, m = X.shape[0], nt = roots.shape[0]
-    cdef int32_t j
-    cdef double s
-    for r in range(m):
-        s = base
-        for t in range(nt):
-            j = roots[t]
-            while j >= 0:
-                if X[r, feat[j]] <= thr[j]:
-                    j = left[j]
-                else:
-                    j = right[j]
-            s += leaf[~j]
-        out[r] = s
+    Branch-free walk: depth steps of k = 2k + 1 + (x > thr); eight rows at a
+    time, so that their independent walks overlap in the pipeline."""
+    cdef Py_ssize_t a = 0, inner = (1 << depth) - 1, k
+    cdef Py_ssize_t k0, k1, k2, k3, k4, k5, k6, k7
+    cdef const float *x0
+    cdef const float *x1
+    cdef const float *x2
+    cdef const float *x3
+    cdef const float *x4
+    cdef const float *x5
+    cdef const float *x6
+    cdef const float *x7
+    cdef int d
+    while a + 8 <= na:
+        x0 = X + rows[a] * F
+        x1 = X + rows[a + 1] * F
+        x2 = X + rows[a + 2] * F
+        x3 = X + rows[a + 3] * F
+        x4 = X + rows[a + 4] * F
+        x5 = X + rows[a + 5] * F
+        x6 = X + rows[a + 6] * F
+        x7 = X + rows[a + 7] * F
+        k0 = k1 = k2 = k3 = k4 = k5 = k6 = k7 = 0
+        for d in range(depth):
+            k0 = 2 * k0 + 1 + (x0[f[k0]] > th[k0])
+            k1 = 2 * k1 + 1 + (x1[f[k1]] > th[k1])
+            k2 = 2 * k2 + 1 + (x2[f[k2]] > th[k2])
+            k3 = 2 * k3 + 1 + (x3[f[k3]] > th[k3])
+            k4 = 2 * k4 + 1 + (x4[f[k4]] > th[k4])
+            k5 = 2 * k5 + 1 + (x5[f[k5]] > th[k5])
+            k6 = 2 * k6 + 1 + (x6[f[k6]] > th[k6])
+            k7 = 2 * k7 + 1 + (x7[f[k7]] > th[k7])
+        out[rows[a]] += lv[k0 - inner]
+        out[rows[a + 1]] += lv[k1 - inner]
+        out[rows[a + 2]] += lv[k2 - inner]
+        out[rows[a + 3]] += lv[k3 - inner]
+        out[rows[a + 4]] += lv[k4 - inner]
+        out[rows[a + 5]] += lv[k5 - inner]
+        out[rows[a + 6]] += lv[k6 - inner]
+        out[rows[a + 7]] += lv[k7 - inner]
+        a += 8
+    while a < na:
+        x0 = X + rows[a] * F
+        k = 0
+        for d in range(depth):
+            k = 2 * k + 1 + (x0[f[k]] > th[k])
+        out[rows[a]] += lv[k - inner]
+        a += 1
 
 
-def gbt_predict(object X, object feat, object thr, object left, object right, object leaf,
-                object roots, double base=0.0):
-    """Raw scores (log-odds) of a tree ensemble stored as flat arrays; see
-    ``fastx.methods.default`` for the file format."""
-    cdef const float[:, ::1] x = np.ascontiguousarray(X, dtype=np.float32)
-    out = np.empty(x.shape[0], dtype=np.float64)
-    cdef double[::1] o = out
-    cdef const int32_t[::1] f = feat
-    cdef const double[::1] th = thr
-    cdef const int32_t[::1] l = left
-    cdef const int32_t[::1] r = right
-    cdef const double[::1] lv = leaf
-    cdef const int32_t[::1] rt = roots
-    with nogil:
-        _gbt_eval(x, f, th, l, r, lv, rt, base, o)
-    return out
+cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
+                        const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
+                        const float *exit_margin, Py_ssize_t nexit, double cut, double *out,
+                        int32_t *rows) noexcept nogil:
+    """out[r] = sum of the trees' leaves for every row (early exit: see gbt_predict).
+    `rows` is scratch space for m row indices; out must hold m zeros (or a base)."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, t, a, j, c = 0, na = m
+    for a in range(m):
+        rows[a] = <int32_t>a
+    for t in range(nt):
+        _gbt_tree(X, F, rows, na, depth, feat + t * inner, thr + t * inner, leaf + t * (inner + 1), out)
+        while c < nexit and exit_at[c] <= t + 1:
+            if exit_at[c] == t + 1:
+                j = 0
+                for a in range(na):
+                    if out[rows[a]] - cut <= exit_margin[c] and cut - out[rows[a]] <= exit_margin[c]:
+                        rows[j] = rows[a]
+                        j += 1
+                na = j
+            c += 1
+        if na == 0:
+            break
 
 
-def units_keep(Doc d, object unit_of, object unit_keep):
-    """Node keep mask from unit decisions: node i is kept when its unit is."""
-    cdef Py_ssize_t i, n = d.n
-    cdef const int32_t[::1] uo = np.ascontiguousarray(unit_of, dtype=np.int32)
-    cdef const uint8_t[::1] uk = np.ascontiguousarray(unit_keep, dtype=np.uint8)
-    if uo.shape[0] != n:
-        raise ValueError(f"unit_of has {uo.shape[0]} entries, the Doc has {n} nodes")
+cdef class _GbtModel:
+    """Validated views of a complete-tree ensemble (see gbt_predict)."""
+    cdef int depth
+    cdef Py_ssize_t nt, nexit, width
+    cdef const int32_t *feat
+    cdef const float *thr
+    cdef const float *leaf
+    cdef const int32_t *exit_at
+    cdef const float *exit_margin
+    cdef object keep      # the arrays the pointers point into
+
+    def __init__(self, int depth, feat, thr, leaf, exit_at, exit_margin):
+        if not 0 < depth < 16:
+            raise ValueError(f"tree depth must be 1-15, got {depth}")
+        cdef Py_ssize_t inner = (1 << depth) - 1
+        f = np.ascontiguousarray(feat, dtype=np.int32)
+        th = np.ascontiguousarray(thr, dtype=np.float32)
+        lv = np.ascontiguousarray(leaf, dtype=np.float32)
+        ea = np.ascontiguousarray(exit_at if exit_at is not None else (), dtype=np.int32)
+        em = np.ascontiguousarray(exit_margin if exit_margin is not None else (), dtype=np.float32)
+        if f.ndim != 2 or f.shape[1] != inner or th.shape != f.shape or lv.shape != (f.shape[0], inner + 1):
+            raise ValueError("tree arrays do not match complete trees of the given depth")
+        if ea.ndim != 1 or em.shape != ea.shape:
+            raise ValueError("exit_at and exit_margin must be 1-D and of the same length")
+        if f.size and f.min() < 0:
+            raise ValueError("negative feature index in the trees")
+        self.depth = depth
+        self.nt = f.shape[0]
+        self.nexit = ea.shape[0]
+        self.width = int(f.max()) + 1 if f.size else 0
+        self.keep = (f, th, lv, ea, em)
+        self.feat = <const int32_t *>cnp.PyArray_DATA(f)
+        self.thr = <const float *>cnp.PyArray_DATA(th)
+        self.leaf = <const float *>cnp.PyArray_DATA(lv)
+        self.exit_at = <const int32_t *>cnp.PyArray_DATA(ea)
+        self.exit_margin = <const float *>cnp.PyArray_DATA(em)
+
+    cdef object predict(self, object X, double cut, bint early):
+        cdef cnp.ndarray x = np.ascontiguousarray(X, dtype=np.float32)
+        if x.ndim != 2 or (x.shape[0] and x.shape[1] < self.width):
+            raise ValueError(f"X must have one row per unit and at least {self.width} columns")
+        cdef Py_ssize_t m = x.shape[0]
+        out = np.zeros(m, dtype=np.float64)
+        if m == 0 or self.nt == 0:
+            return out
+        cdef int32_t *rows = <int32_t *>malloc(m * sizeof(int32_t))
+        if rows == NULL:
+            raise MemoryError()
+        cdef const float *xp = <const float *>cnp.PyArray_DATA(x)
+        cdef double *op = <double *>cnp.PyArray_DATA(out)
+        cdef Py_ssize_t F = x.shape[1]
+        with nogil:
+            _gbt_ensemble(xp, m, F, self.depth, self.feat, self.thr, self.leaf, self.nt,
+                          self.exit_at, self.exit_margin, self.nexit if early else 0, cut, op, rows)
+        free(rows)
+        return out
+
+
+def gbt_model(int depth, object feat, object thr, object leaf, object exit_at=None, object exit_margin=None):
+    """A tree ensemble for `gbt_predict` / `default_keep`, checked once (see gbt_predict)."""
+    return _GbtModel(depth, feat, thr, leaf, exit_at, exit_margin)
+
+
+def gbt_predict(_GbtModel model, object X, double cut=0.0, bint early_exit=False):
+    """Raw scores (log-odds) of a tree ensemble stored as complete trees.
+
+    Tree t is a complete binary tree of `depth` levels, breadth-first:
+    internal node k (0 <= k < 2^depth - 1) tests X[row, feat[t, k]] <=
+    thr[t, k] (LightGBM's rule) and continues at 2k + 1 (yes) or 2k + 2
+    (no); node k >= 2^depth - 1 is leaf k - (2^depth - 1).  Shallower leaves
+    are padded with nodes whose threshold is +inf.  feat int32 and thr
+    float32 have shape (trees, 2^depth - 1), leaf float32 (trees, 2^depth).
+    Trees are evaluated one at a time over the rows (each stays in cache),
+    each walk branch-free (k = 2k + 1 + (x > thr)), eight rows interleaved.
+
+    Early exit: after the first exit_at[c] trees, a row whose score is more
+    than exit_margin[c] away from `cut` (the decision threshold's log-odds)
+    stops, keeping its partial sum.  The margins are calibrated on training
+    pages so that the decision (score >= cut) rarely differs from the full
+    ensemble's."""
+    return model.predict(X, cut, early_exit)
+
+
+cdef void _gbt_headline(const float *X, Py_ssize_t m, uint8_t *keep, double min_overlap) noexcept nogil:
+    """Keep the headline: when no kept unit reads like the <title>, the heading
+    unit before the first kept one whose tokens are mostly title tokens and
+    that covers most of the title (both >= min_overlap; best sum wins)."""
+    cdef Py_ssize_t u, first = -1, best = -1
+    cdef double v, bestv = -1.0
+    cdef bint match
+    for u in range(m):
+        match = X[u * GBT_NFEAT + _GF_PAGE + 8] >= min_overlap and X[u * GBT_NFEAT + _GF_PAGE + 9] >= min_overlap
+        if keep[u]:
+            if match:
+                return
+            if first < 0:
+                first = u
+    for u in range(first if first > 0 else 0):
+        v = X[u * GBT_NFEAT + _GF_PAGE + 8] + X[u * GBT_NFEAT + _GF_PAGE + 9]
+        if X[u * GBT_NFEAT + _GF_PAGE + 8] >= min_overlap and X[u * GBT_NFEAT + _GF_PAGE + 9] >= min_overlap \
+                and X[u * GBT_NFEAT + _GF_B + 1] > 0 and v > bestv:
+            best, bestv = u, v
+    if best >= 0:
+        keep[best] = 1
+
+
+def default_keep(Doc d, _GbtModel model, double cut, bint headline=True, double min_overlap=0.6):
+    """Keep mask of the `default` method in one call: the unit features
+    (`default_features`), the ensemble's log-odds with early exit, units at
+    or above `cut` kept, the headline rule (`headline`), and the node mask
+    (a node is kept with its unit)."""
+    unit_of_arr, units_arr, X_arr = _gbt_features(d)
+    cdef Py_ssize_t m = units_arr.shape[0], i, n = d.n
     keep = np.zeros(n, dtype=np.uint8)
-    cdef uint8_t[::1] k = keep
+    if m == 0:
+        return keep
+    z = model.predict(X_arr, cut, True)
+    cdef const double *zp = <const double *>cnp.PyArray_DATA(z)
+    cdef const float *xp = <const float *>cnp.PyArray_DATA(X_arr)
+    cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
+    cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
+    cdef uint8_t *uk = <uint8_t *>malloc(m)
+    if uk == NULL:
+        raise MemoryError()
     with nogil:
+        for i in range(m):
+            uk[i] = zp[i] >= cut
+        if headline:
+            _gbt_headline(xp, m, uk, min_overlap)
         for i in range(n):
-            if uo[i] >= 0 and uo[i] < uk.shape[0]:
-                k[i] = uk[uo[i]]
+            if uo[i] >= 0:
+                kp[i] = uk[uo[i]]
+    free(uk)
     return keep
 
-
-def gbt_context(object parents, object units, object X, object z):
-    """Second-stage (context) features from first-stage log-odds `z` per unit
-    (`parents`: the Doc's parent array; `units`, `X`: from default_features).
-
-    Columns (``fastx.methods.default.CONTEXT_NAMES``): the unit's
-    probability, the previous and next unit's, the character-weighted mean
-    probability of the units inside the subtree of each of the unit's 4
-    nearest ancestors, the page's, and the unit's probability over the page
-    maximum.  One reverse sweep sums probability x characters bottom-up.
-    """
-    cdef const int32_t[::1] parent = np.ascontiguousarray(parents, dtype=np.int32)
-    cdef Py_ssize_t n = parent.shape[0], m, u, i, k, a, b
-    cdef const int32_t[::1] us = np.ascontiguousarray(units, dtype=np.int32)
-    cdef const float[:, ::1] x = np.ascontiguousarray(X, dtype=np.float32)
-    cdef const double[::1] zz = np.ascontiguousarray(z, dtype=np.float64)
-    m = us.shape[0]
-    if x.shape[0] != m or zz.shape[0] != m:
-        raise ValueError("units, X and z must have one row per unit")
-    out = np.zeros((m, 9), dtype=np.float32)
-    cdef float[:, ::1] o = out
-    pc_arr = np.zeros(n, dtype=np.float64)
-    cc_arr = np.zeros(n, dtype=np.float64)
-    pr_arr = np.empty(m, dtype=np.float64)
-    cdef double[::1] pc = pc_arr, cc = cc_arr, pr = pr_arr
-    cdef double c, pmax = 0.0
-    with nogil:
-        for u in range(m):
-            pr[u] = 1.0 / (1.0 + _gbt_exp(-zz[u]))
-            if pr[u] > pmax:
-                pmax = pr[u]
-            c = _gbt_exp(x[u, _GF_U + 0])      # exp(log1p(chars)): the unit's characters + 1
-            pc[us[u]] += pr[u] * c
-            cc[us[u]] += c
-        for i in range(n - 1, 0, -1):
-            if parent[i] >= 0:
-                pc[parent[i]] += pc[i]
-                cc[parent[i]] += cc[i]
-        for u in range(m):
-            b = us[u]
-            o[u, 0] = <float>pr[u]
-            o[u, 1] = <float>pr[u - 1] if u > 0 else -1.0
-            o[u, 2] = <float>pr[u + 1] if u + 1 < m else -1.0
-            a = b
-            for k in range(_GBT_ANC):
-                if parent[a] >= 0:
-                    a = parent[a]
-                o[u, 3 + k] = _gbt_ratio(pc[a], cc[a])
-            o[u, 7] = _gbt_ratio(pc[0], cc[0])
-            o[u, 8] = _gbt_ratio(pr[u], pmax)
-    return out
 
 if len(FEATURE_NAMES) != GBT_NFEAT:
     raise ImportError(f"fastx._core: {len(FEATURE_NAMES)} feature names for {GBT_NFEAT} features")

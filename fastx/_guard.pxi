@@ -82,6 +82,7 @@ cdef int32_t _guard_id_nobr = 0, _guard_id_button = 0, _guard_id_tr = 0, _guard_
 cdef int32_t _guard_id_th = 0, _guard_id_tbody = 0, _guard_id_thead = 0, _guard_id_tfoot = 0
 cdef int32_t _guard_id_table = 0, _guard_id_select = 0, _guard_id_option = 0, _guard_id_optgroup = 0
 cdef int32_t _guard_id_caption = 0, _guard_id_template = 0, _guard_id_br = 0
+cdef int32_t _guard_id_colgroup = 0, _guard_id_form = 0
 cdef int32_t _guard_id_h[6]
 
 
@@ -118,8 +119,9 @@ def _guard_categories():
     add("applet marquee object td th caption template", _G_MARKER)
     add("svg math", _G_FOREIGN)
     add("mi mo mn ms mtext annotation-xml foreignobject desc title", _G_INTEGRATION)
-    add("b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li "
-        "listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var",
+    # (font only breaks out with color/face/size; counting it always keeps the model on the safe side)
+    add("b big blockquote body br center code dd div dl dt em embed font h1 h2 h3 h4 h5 h6 head hr i img "
+        "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var",
         _G_BREAKOUT)
     add("td th", _G_CELL)
     add("tr", _G_TR)
@@ -129,7 +131,8 @@ def _guard_categories():
     add("optgroup", _G_OPTGROUP)
     add("address div p", _G_ADP)
     add("html head body", _G_IGNORE)
-    add("applet marquee object area br embed img keygen wbr input select", _G_RECON)
+    add("applet marquee object area br embed img keygen wbr input select button xmp optgroup option "
+        "math svg image", _G_RECON)
     add("span", 0)
     return cats
 
@@ -184,8 +187,9 @@ def _guard_init():
     global _guard_id_p, _guard_id_li, _guard_id_dd, _guard_id_dt, _guard_id_a, _guard_id_nobr
     global _guard_id_button, _guard_id_tr, _guard_id_td, _guard_id_th, _guard_id_tbody, _guard_id_thead
     global _guard_id_tfoot, _guard_id_table, _guard_id_select, _guard_id_option, _guard_id_optgroup
-    global _guard_id_caption, _guard_id_template, _guard_id_br
+    global _guard_id_caption, _guard_id_template, _guard_id_br, _guard_id_colgroup, _guard_id_form
     _guard_id_caption, _guard_id_template, _guard_id_br = ids["caption"], ids["template"], ids["br"]
+    _guard_id_colgroup, _guard_id_form = ids["colgroup"], ids["form"]
     _guard_id_p, _guard_id_li, _guard_id_dd, _guard_id_dt = ids["p"], ids["li"], ids["dd"], ids["dt"]
     _guard_id_a, _guard_id_nobr, _guard_id_button = ids["a"], ids["nobr"], ids["button"]
     _guard_id_tr, _guard_id_td, _guard_id_th = ids["tr"], ids["td"], ids["th"]
@@ -223,6 +227,7 @@ cdef struct _GuardEntry:
     int32_t b_table
     int32_t b_special
     int32_t b_lialg       # nearest special element other than address/div/p
+    int32_t b_html        # nearest element in the HTML namespace
     uint8_t foreign
 
 
@@ -329,9 +334,11 @@ cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, bint foreig
     if k > 0:
         p = &g.stack[k - 1]
         e.b_scope, e.b_button, e.b_list = p.b_scope, p.b_button, p.b_list
-        e.b_table, e.b_special, e.b_lialg = p.b_table, p.b_special, p.b_lialg
+        e.b_table, e.b_special, e.b_lialg, e.b_html = p.b_table, p.b_special, p.b_lialg, p.b_html
     else:
-        e.b_scope = e.b_button = e.b_list = e.b_table = e.b_special = e.b_lialg = -1
+        e.b_scope = e.b_button = e.b_list = e.b_table = e.b_special = e.b_lialg = e.b_html = -1
+    if not foreign:
+        e.b_html = k
     if cat & _G_SCOPE:
         e.b_scope = e.b_button = e.b_list = k
     if cat & _G_BUTTON:
@@ -511,8 +518,9 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing,
             _guard_pop_to(g, j)
     if cat & (_G_OPTION | _G_OPTGROUP) and g.depth > 0 and g.stack[g.depth - 1].id == _guard_id_option:
         _guard_pop_to(g, g.depth - 1)
-    if cat & _G_OPTGROUP and g.depth > 0 and g.stack[g.depth - 1].id == _guard_id_optgroup:
-        _guard_pop_to(g, g.depth - 1)
+    if cat & _G_OPTGROUP and g.depth > 0 and g.stack[g.depth - 1].id == _guard_id_optgroup \
+            and g.top_of[_guard_id_select] >= 0:
+        _guard_pop_to(g, g.depth - 1)    # (in a select only; in the body optgroups nest)
     if cat & _G_TR:
         j = g.top_of[_guard_id_tr]
         if j >= 0 and j >= _guard_base(g, 3):
@@ -536,6 +544,9 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing,
         _guard_reconstruct(g)
     if cat & (_G_VOID | _G_RAW | _G_PLAINTEXT):
         return _GUARD_HTML               # no nesting: raw text ends at its own end tag
+    if (cat & (_G_CELL | _G_TR | _G_TSECT) or ident == _guard_id_caption or ident == _guard_id_colgroup) \
+            and g.top_of[_guard_id_table] < 0 and g.top_of[_guard_id_template] < 0:
+        return _GUARD_HTML               # table structure outside a table: the tree builder ignores it
     # rows and cells directly in a table get the tbody / tr the tree builder inserts
     implied = 0
     if cat & (_G_TR | _G_CELL) and g.depth > 0 and not g.stack[g.depth - 1].foreign:
@@ -563,11 +574,14 @@ cdef void _guard_end(_Guard *g, int32_t ident, uint32_t cat) noexcept nogil:
     """Model an end tag."""
     cdef int32_t j = g.top_of[ident]
     cdef int k
-    if _guard_in_foreign(g) and j >= 0 and g.stack[j].foreign:
-        _guard_pop_to(g, j)
+    if _guard_in_foreign(g) and j >= 0 and g.stack[j].foreign and j > g.stack[g.depth - 1].b_html:
+        _guard_pop_to(g, j)              # the walk for a foreign end tag stops at HTML elements
         return
-    if cat & _G_IGNORE or ident == _guard_id_br:
+    if ident == _guard_id_br:
+        _guard_reconstruct(g)            # </br> is a <br>
         return
+    if cat & _G_IGNORE or ident == _guard_id_form:
+        return                           # </form> removes only the form: the depth stays (near enough)
     if cat & _G_FORMAT:
         _guard_adoption(g, ident)
         return
@@ -606,7 +620,10 @@ cdef inline bint _guard_alpha(unsigned char c) noexcept nogil:
 
 
 cdef void _guard_drop(_Guard *g, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-    """Leave the input bytes [a, b) out of the output."""
+    """Leave the input bytes [a, b) out of the output.
+
+    A '<' of text right before a dropped tag would join the text after it into a
+    tag the model never saw ('<' + '<div>' + 'div>'); a space keeps it text."""
     if b <= a or g.oom:
         return
     if g.out == NULL:
@@ -619,6 +636,9 @@ cdef void _guard_drop(_Guard *g, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     memcpy(g.out + g.olen, g.s + g.copied, a - g.copied)
     g.olen += a - g.copied
     g.copied = b
+    if g.olen > 0 and g.out[g.olen - 1] == 60:
+        g.out[g.olen] = 32                   # fits: the dropped range is at least one byte
+        g.olen += 1
 
 
 cdef Py_ssize_t _guard_find_gt(_Guard *g, Py_ssize_t i) noexcept nogil:
@@ -741,7 +761,7 @@ cdef Py_ssize_t _guard_attrs(_Guard *g, Py_ssize_t i, Py_ssize_t *trunc, bint *s
 
 cdef void _guard_run(_Guard *g) noexcept nogil:
     cdef const unsigned char *s = g.s
-    cdef Py_ssize_t n = g.n, i = 0, start, gt, trunc, keep_to
+    cdef Py_ssize_t n = g.n, i = 0, start, gt, trunc
     cdef const unsigned char *p
     cdef unsigned char c
     cdef uint64_t words[_GUARD_WORDS]

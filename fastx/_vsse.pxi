@@ -4,19 +4,23 @@
 # [i, end[i]), parent[i] < i) without recursion, and without the GIL where it
 # touches no Python object.
 #
+#   keyword_hashes    Sect. 4.4 (a): keywords (words; CJK character bigrams), hashed to 64 bits
+#   simhash_text      Sect. 4.4 / Formula 4 on one text: 64-bit SimHash of weighted keywords
+#   hamming           bits in which two 64-bit fingerprints differ
 #   vvtc              Formula 1: visual value of text characteristics per leaf
+#   vvtc_seeds        Sect. 4.2 / 5.2: the leaves with vvtc >= T1 * MaxVVTC, best first
 #   pcs               Formula 2: common subsequence length of two tag paths
 #   vsse_aggregate    Sect. 4.3.1: fold the seeds' tag paths, mark the area they cover
-#   simhash_text      Sect. 4.4 / Formula 4 on one text: 64-bit SimHash of weighted keywords
 #   vsse_refine       Sect. 4.4: Formula 4 over a content area, Hamming test per paragraph
-#   hamming           bits in which two 64-bit fingerprints differ
-#   records_scan      the delimiter / attribute-dictionary / title characteristics of each leaf
 #   attribute_hash    normalized hash of an attribute name (the dictionary's key)
+#   records_scan      the delimiter / attribute-dictionary / title characteristics of each leaf
 #   wvc               Formula 3: characteristic weight of every node, bottom up
 #   records_viterbi   Sect. 4.3.2 B: the HMM decoded level by level from <body>
+#   records_read      the attribute-value pairs of the area the HMM found
 
 from libc.math cimport log as _vsse_log
 from libc.string cimport memchr
+from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 # ---------------------------------------------------------------- keywords and hashes
 
@@ -80,6 +84,10 @@ cdef inline bint _vsse_is_stop(uint64_t h, const uint64_t *stop, Py_ssize_t nsto
     return lo < nstop and stop[lo] == h
 
 
+cdef inline bint _vsse_ascii_alnum(unsigned char c) noexcept nogil:
+    return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)
+
+
 cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, uint64_t *out,
                                const uint64_t *stop, Py_ssize_t nstop) noexcept nogil:
     """Keyword hashes of a UTF-8 text, in order; returns their number (<= n).
@@ -87,51 +95,70 @@ cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, uint64_t *o
     Alphabetic scripts: words (ASCII folded to lower case) of two or more
     characters, not all digits, not stop words.  CJK: the character bigrams
     of each run of CJK characters (a lone character is its own keyword), so
-    Chinese needs no segmenter."""
-    cdef size_t i = 0, m = <size_t>n
+    Chinese needs no segmenter.  ASCII bytes take a fast path; the hashes are
+    those of _vsse_fnv either way."""
+    cdef size_t i = 0, j, m = <size_t>n
     cdef uint32_t cp, prev = 0
     cdef uint64_t h
     cdef Py_ssize_t k = 0, length
     cdef bint digits, lone = False
+    cdef unsigned char c
     while i < m:
-        cp = _utf8_next(s, m, &i)
-        if _is_cjk(cp):
+        c = s[i]
+        if c < 128:
+            cp = c
+            j = i + 1
+        else:
+            j = i
+            cp = _utf8_next(s, m, &j)
+        if cp >= 128 and _is_cjk(cp):
             if prev:
-                h = _vsse_fnv(_vsse_fnv(0xCBF29CE484222325ULL, prev), cp)
-                out[k] = _vsse_fmix(h)
+                out[k] = _vsse_fmix(_vsse_fnv(_vsse_fnv(0xCBF29CE484222325ULL, prev), cp))
                 k += 1
                 lone = False
             else:
                 lone = True
             prev = cp
+            i = j
             continue
-        if prev and lone:
-            out[k] = _vsse_fmix(_vsse_fnv(0xCBF29CE484222325ULL, prev))
-            k += 1
-        prev = 0
-        lone = False
-        if not _vsse_letter(cp):
+        if prev:                      # a CJK run ends
+            if lone:
+                out[k] = _vsse_fmix(_vsse_fnv(0xCBF29CE484222325ULL, prev))
+                k += 1
+            prev = 0
+            lone = False
+        if not (_vsse_ascii_alnum(c) if cp < 128 else _vsse_letter(cp)):
+            i = j
             continue
-        h = _vsse_fnv(0xCBF29CE484222325ULL, cp)
-        length = 1
-        digits = 48 <= cp <= 57
+        # a word: ASCII letters and digits, or letters of other alphabetic scripts
+        h = 0xCBF29CE484222325ULL
+        length = 0
+        digits = True
         while i < m:
-            cp = _utf8_next(s, m, &i)
-            if not _vsse_letter(cp):
-                break
-            h = _vsse_fnv(h, cp)
+            c = s[i]
+            if c < 128:
+                if not _vsse_ascii_alnum(c):
+                    break
+                if c <= 57:
+                    h = (h ^ c) * 0x100000001B3ULL
+                else:
+                    digits = False
+                    h = (h ^ (c | 32)) * 0x100000001B3ULL
+                i += 1
+            else:
+                j = i
+                cp = _utf8_next(s, m, &j)
+                if not _vsse_letter(cp):
+                    break             # a CJK character or a mark: the outer loop takes it
+                digits = False
+                h = _vsse_fnv(h, cp)
+                i = j
             length += 1
-            digits = digits and 48 <= cp <= 57
-        else:
-            cp = 0
         if length >= 2 and not digits:
             h = _vsse_fmix(h)
             if not _vsse_is_stop(h, stop, nstop):
                 out[k] = h
                 k += 1
-        if _is_cjk(cp):
-            prev = cp
-            lone = True
     if prev and lone:
         out[k] = _vsse_fmix(_vsse_fnv(0xCBF29CE484222325ULL, prev))
         k += 1
@@ -155,7 +182,6 @@ def keyword_hashes(str text):
 def _vsse_stop_table():
     """Sorted hashes of the stop words (computed once at import)."""
     cdef uint64_t h
-    cdef uint32_t cp
     hashes = set()
     for w in _VSSE_STOPWORDS:
         h = 0xCBF29CE484222325ULL
@@ -208,6 +234,16 @@ cdef inline _VsseKw *_vsse_table_get(_VsseTable *t, uint64_t key) noexcept nogil
         t.slot[i].last = -1
         t.slot[i].w = 0.0
     return &t.slot[i]
+
+
+cdef inline _VsseKw *_vsse_table_find(_VsseTable *t, uint64_t key) noexcept nogil:
+    """The entry of `key`, or NULL."""
+    cdef Py_ssize_t i = <Py_ssize_t>(key & <uint64_t>t.mask)
+    while t.slot[i].key != 0:
+        if t.slot[i].key == key:
+            return &t.slot[i]
+        i = (i + 1) & t.mask
+    return NULL
 
 
 cdef uint64_t _vsse_fingerprint(_VsseTable *t, const uint64_t *kw, Py_ssize_t nkw, int32_t par,
@@ -287,8 +323,8 @@ def vvtc(Doc d, object counts=None):
     the Doc summing every registered vvtc characteristic
     (fastx.characteristics.vvtc_counts)."""
     cdef Py_ssize_t i, n = d.n, leaves = 0
-    cdef const int32_t[::1] chars = d.chars
-    cdef const uint8_t[::1] kind = d.kind
+    cdef const int32_t *chars = <const int32_t *>cnp.PyArray_DATA(d.chars)
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
     cdef const int32_t[::1] cnt
     cnt = d.punct if counts is None else np.ascontiguousarray(counts, dtype=np.int32)
     if cnt.shape[0] != n:
@@ -304,6 +340,41 @@ def vvtc(Doc d, object counts=None):
         for i in range(n):
             if kind[i] == LXB_TEXT:
                 v[i] = (chars[i] / nn) * (cnt[i] / nn)
+    return out
+
+
+def vvtc_seeds(Doc d, double T1, object counts=None):
+    """Sect. 4.2 / 5.2: the leaves with vvtc_a / MaxVVTC >= T1 (Formula 1, see
+    vvtc), best first, ties in document order; none when MaxVVTC = 0."""
+    cdef const double[::1] v = vvtc(d, counts)
+    cdef Py_ssize_t i, j, k = 0, n = d.n
+    cdef double vmax = 0.0, thr
+    cdef int32_t x
+    for i in range(n):
+        if v[i] > vmax:
+            vmax = v[i]
+    if vmax <= 0.0:
+        return np.zeros(0, dtype=np.int32)
+    thr = T1 * vmax
+    for i in range(n):
+        if v[i] >= thr:
+            k += 1
+    out = np.empty(k, dtype=np.int32)
+    cdef int32_t[::1] o = out
+    if k > 64:
+        idx = np.flatnonzero(np.asarray(v) >= thr)
+        return idx[np.argsort(-np.asarray(v)[idx], kind="stable")].astype(np.int32)
+    k = 0
+    with nogil:
+        for i in range(n):
+            if v[i] >= thr:
+                x = <int32_t>i
+                j = k
+                while j > 0 and v[o[j - 1]] < v[x]:      # stable insertion, best first
+                    o[j] = o[j - 1]
+                    j -= 1
+                o[j] = x
+                k += 1
     return out
 
 
@@ -364,7 +435,7 @@ def pcs(object x, object y):
     return _vsse_pcs_any(a, a.shape[0], b, b.shape[0], row)
 
 
-cdef Py_ssize_t _vsse_path(const int32_t[::1] parent, const int32_t[::1] depth, const int32_t[::1] tag,
+cdef Py_ssize_t _vsse_path(const int32_t *parent, const int32_t *depth, const int32_t *tag,
                            Py_ssize_t node, int32_t[::1] out) noexcept nogil:
     """Tag path from the root down to `node` (inclusive) into out; returns its length."""
     cdef Py_ssize_t k = depth[node] + 1, i = node, j = k
@@ -392,11 +463,11 @@ def vsse_aggregate(Doc d, object seeds):
     Returns (keep uint8 mask over the Doc, P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, L, i, dp, maxd = 0
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] depth = d.depth
-    cdef const int32_t[::1] tag = d.tag
-    cdef const int32_t[::1] end = d.end
-    cdef const uint8_t[::1] kind = d.kind
+    cdef const int32_t *parent = <const int32_t *>cnp.PyArray_DATA(d.parent)
+    cdef const int32_t *depth = <const int32_t *>cnp.PyArray_DATA(d.depth)
+    cdef const int32_t *tag = <const int32_t *>cnp.PyArray_DATA(d.tag)
+    cdef const int32_t *end = <const int32_t *>cnp.PyArray_DATA(d.end)
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
     keep_arr = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] keep = keep_arr
     ns = sd.shape[0]
@@ -419,15 +490,14 @@ def vsse_aggregate(Doc d, object seeds):
         L = _vsse_pcs_any(P, L, Y, i, row)
         if L == 0:
             break
-    cdef uint8_t[::1] match = np.zeros(n, dtype=np.uint8)
     if L > 0:
         with nogil:
+            # preorder, skipping every subtree whose root leaves P: a node reached
+            # here has all its ancestors on P, so its own tag decides
             i = 0
             while i < n:
                 dp = depth[i]
-                if kind[i] == LXB_ELEMENT and dp < L and tag[i] == P[dp] and (
-                        dp == 0 or (parent[i] >= 0 and match[parent[i]])):
-                    match[i] = 1
+                if kind[i] == LXB_ELEMENT and dp < L and tag[i] == P[dp]:
                     if dp == L - 1:
                         for k in range(i, end[i]):
                             keep[k] = 1
@@ -441,9 +511,10 @@ def vsse_aggregate(Doc d, object seeds):
 
 # ---------------------------------------------------------------- Sect. 4.4 over an area
 
-def vsse_refine(Doc d, object keep, uint64_t reference, int T2=3, double L=1.0, bint all_paragraphs=False):
+def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint all_paragraphs=False):
     """Sect. 4.4 on the kept text: returns a new keep mask without the
-    paragraphs judged unrelated to the page's title and description.
+    paragraphs judged unrelated to `reference` (the page's title and
+    description).
 
     A paragraph is the kept text of one block element (the text nodes with
     the same nearest block ancestor), so a sentence split by <a> or <b> is
@@ -452,88 +523,124 @@ def vsse_refine(Doc d, object keep, uint64_t reference, int T2=3, double L=1.0, 
     with TF_k its occurrences in the whole area, N the paragraphs, N_k the
     paragraphs containing k; (b)-(d) a paragraph's fingerprint sums +weight
     / -weight per bit of each distinct keyword's 64-bit hash and keeps the
-    positive bits.  A judged paragraph stays when its Hamming distance to
-    `reference` (the SimHash of title + description) is at most T2.
+    positive bits.  The reference goes through the same steps as an area of
+    its own (simhash_text).  A judged paragraph stays when the Hamming
+    distance between the two fingerprints is at most T2.  A reference
+    without keywords judges nothing.
 
     Judged paragraphs: with `all_paragraphs`, every one; otherwise only those
     without punctuation, i.e. the ones the aggregation added and the
     punctuation characteristic cannot vouch for (the image titles and
     captions of Sect. 4.3.1).  Measured on the dev corpora, T2 = 3 of 64
     bits keeps 1-4% of the gold paragraphs when every paragraph is judged."""
-    cdef Py_ssize_t n = d.n, i, j, p, np_ = 0, total = 0, nkw, pos
+    cdef Py_ssize_t n = d.n, i, j, p, np_ = 0, nkw, pos, judged = 0, jbytes = 0, longest = 0, q
     cdef uint8_t[::1] out_keep = np.array(keep, dtype=np.uint8, copy=True)
     if out_keep.shape[0] != n:
         raise ValueError(f"keep has {out_keep.shape[0]} entries, the Doc has {n} nodes")
     out = np.asarray(out_keep)
-    cdef const int32_t[::1] blk = block_ancestors(d)
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const int64_t[::1] off = d.text_off
-    cdef const int32_t[::1] tlen = d.text_len
-    cdef const int32_t[::1] punct = d.punct
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
+    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
+    cdef const int32_t *punct = <const int32_t *>cnp.PyArray_DATA(d.punct)
     cdef const uint64_t[::1] stop = _VSSE_STOP
     cdef const unsigned char *buf = d.text_buf
-    cdef int32_t[::1] pid = np.full(n + 1, -1, dtype=np.int32)     # block (+1) -> paragraph
-    for i in range(n):
-        if kind[i] == LXB_TEXT and out_keep[i]:
-            total += tlen[i]
-    if total == 0:
-        return out
-    kw_arr = np.empty(total + 1, dtype=np.uint64)
-    cdef uint64_t[::1] kw = kw_arr
-    cdef int32_t[::1] kw_par = np.empty(total + 1, dtype=np.int32)
-    cdef int32_t[::1] node_par = np.full(n, -1, dtype=np.int32)
+    cdef uint64_t reference_fp
     cdef _VsseTable t
     cdef _VsseKw *e
     cdef double acc[64]
     cdef double logn
     cdef uint64_t fp
-    nkw = 0
-    with nogil:
-        # paragraphs and their keywords (document order)
-        for i in range(n):
-            if kind[i] != LXB_TEXT or not out_keep[i]:
-                continue
-            p = blk[i] + 1
-            if pid[p] < 0:
-                pid[p] = <int32_t>np_
-                np_ += 1
-            node_par[i] = pid[p]
-            j = _vsse_keywords(buf + off[i], tlen[i], &kw[nkw], &stop[0], stop.shape[0])
-            for pos in range(nkw, nkw + j):
-                kw_par[pos] = node_par[i]
-            nkw += j
-    if nkw == 0:
-        return out
-    cdef int32_t[::1] par_start = np.zeros(np_ + 1, dtype=np.int32)
-    cdef int32_t[::1] par_punct = np.zeros(np_, dtype=np.int32)
-    cdef int32_t[::1] cursor = np.empty(np_, dtype=np.int32)
-    cdef uint64_t[::1] sorted_kw = np.empty(nkw, dtype=np.uint64)
-    cdef uint8_t[::1] drop = np.zeros(np_, dtype=np.uint8)
-    if not _vsse_table_init(&t, nkw):
+    cdef bint is_judged
+    blk_arr = block_ancestors(d)
+    cdef const int32_t *blk = <const int32_t *>cnp.PyArray_DATA(blk_arr)
+    # one block: pid (block + 1 -> paragraph) | node_par | par_punct | par_start | order | kw_start | drop
+    cdef int32_t *pid = <int32_t *>malloc((7 * n + 8) * sizeof(int32_t))
+    cdef uint64_t *kw = NULL
+    if pid == NULL:
         raise MemoryError()
+    cdef int32_t *node_par = pid + n + 1
+    cdef int32_t *par_punct = node_par + n
+    cdef int32_t *par_start = par_punct + n + 1
+    cdef int32_t *order = par_start + n + 2
+    cdef int32_t *kw_start = order + n + 1
+    cdef int32_t *drop = kw_start + n + 1
+    t.slot = NULL
     try:
         with nogil:
-            # keywords grouped by paragraph (counting sort, stable)
-            for j in range(nkw):
-                par_start[kw_par[j] + 1] += 1
+            # paragraphs: the kept text nodes with the same nearest block ancestor
+            for i in range(n):
+                pid[i] = -1
+                node_par[i] = -1
+                par_punct[i] = 0
+            pid[n] = -1
+            for i in range(n):
+                if kind[i] != LXB_TEXT or not out_keep[i]:
+                    continue
+                p = blk[i] + 1
+                if pid[p] < 0:
+                    pid[p] = <int32_t>np_
+                    np_ += 1
+                node_par[i] = pid[p]
+                par_punct[pid[p]] += punct[i]
             for p in range(np_):
-                par_start[p + 1] += par_start[p]
-                cursor[p] = par_start[p]
-            for j in range(nkw):
-                p = kw_par[j]
-                sorted_kw[cursor[p]] = kw[j]
-                cursor[p] += 1
+                if all_paragraphs or par_punct[p] == 0:
+                    judged += 1
+        if judged == 0:
+            return out
+        reference_fp = simhash_text(reference, L)
+        if reference_fp == 0:
+            return out
+        with nogil:
+            # kept leaves grouped by paragraph (counting sort)
+            for p in range(np_ + 2):
+                par_start[p] = 0
             for i in range(n):
                 if node_par[i] >= 0:
-                    par_punct[node_par[i]] += punct[i]
-            # (a) Formula 4
+                    par_start[node_par[i] + 1] += 1
+                    if tlen[i] > longest:
+                        longest = tlen[i]
+                    if all_paragraphs or par_punct[node_par[i]] == 0:
+                        jbytes += tlen[i]
             for p in range(np_):
-                for j in range(par_start[p], par_start[p + 1]):
-                    e = _vsse_table_get(&t, sorted_kw[j])
-                    e.tf += 1
-                    if e.last != p:
-                        e.last = <int32_t>p
-                        e.df += 1
+                par_start[p + 1] += par_start[p]
+                drop[p] = par_start[p]          # a cursor for now
+            for i in range(n):
+                if node_par[i] >= 0:
+                    order[drop[node_par[i]]] = <int32_t>i
+                    drop[node_par[i]] += 1
+            for p in range(np_):
+                drop[p] = 0
+        kw = <uint64_t *>malloc((jbytes + longest + 1) * sizeof(uint64_t))
+        if kw == NULL or not _vsse_table_init(&t, jbytes + 1):
+            raise MemoryError()
+        with nogil:
+            # (a) Formula 4.  Judged paragraphs: their keywords enter the table and
+            # are kept for the fingerprints; the others only add to TF_k and N_k.
+            nkw = 0
+            for p in range(np_):
+                is_judged = all_paragraphs or par_punct[p] == 0
+                kw_start[p] = <int32_t>nkw
+                for q in range(par_start[p], par_start[p + 1]):
+                    i = order[q]
+                    if is_judged:
+                        j = _vsse_keywords(buf + off[i], tlen[i], &kw[nkw], &stop[0], stop.shape[0])
+                        for pos in range(nkw, nkw + j):
+                            e = _vsse_table_get(&t, kw[pos])
+                            e.tf += 1
+                            if e.last != p:
+                                e.last = <int32_t>p
+                                e.df += 1
+                        nkw += j
+                    else:
+                        j = _vsse_keywords(buf + off[i], tlen[i], &kw[jbytes], &stop[0], stop.shape[0])
+                        for pos in range(jbytes, jbytes + j):
+                            e = _vsse_table_find(&t, kw[pos])
+                            if e != NULL:
+                                e.tf += 1
+                                if e.last != p:
+                                    e.last = <int32_t>p
+                                    e.df += 1
+            kw_start[np_] = <int32_t>nkw
             logn = _vsse_log(<double>np_)
             for j in range(t.mask + 1):
                 if t.slot[j].key:
@@ -543,14 +650,15 @@ def vsse_refine(Doc d, object keep, uint64_t reference, int T2=3, double L=1.0, 
             for p in range(np_):
                 if not all_paragraphs and par_punct[p] > 0:
                     continue
-                fp = _vsse_fingerprint(&t, &sorted_kw[par_start[p]], par_start[p + 1] - par_start[p],
-                                       <int32_t>p, acc)
-                if _lcs_popcount(fp ^ reference) > T2:
+                fp = _vsse_fingerprint(&t, &kw[kw_start[p]], kw_start[p + 1] - kw_start[p], <int32_t>p, acc)
+                if _lcs_popcount(fp ^ reference_fp) > T2:
                     drop[p] = 1
             for i in range(n):
                 if node_par[i] >= 0 and drop[node_par[i]]:
                     out_keep[i] = 0
     finally:
+        free(pid)
+        free(kw)
         free(t.slot)
     return out
 
@@ -559,20 +667,30 @@ def vsse_refine(Doc d, object keep, uint64_t reference, int T2=3, double L=1.0, 
 
 cdef enum:
     _VSSE_LABEL_WORDS = 6         # an attribute name has at most this many words
+    _VSSE_LABEL_BYTES = 64        # and this many bytes of UTF-8
+    _VSSE_LABEL_CJK = 8           # and this many CJK characters
 
 
 cdef uint64_t _vsse_label_hash(const unsigned char *s, Py_ssize_t n, Py_ssize_t *words) noexcept nogil:
     """Hash of an attribute name normalized: its runs of letters, digits and CJK
     characters, ASCII folded to lower case, joined by one space ("ISBN-13" and
-    "isbn 13" agree).  *words receives the number of runs."""
+    "isbn 13" agree).  *words receives the number of runs; past six runs or
+    eight CJK characters (a Chinese name has two to six) it is no name and
+    *words exceeds the limit."""
     cdef size_t i = 0, m = <size_t>n
     cdef uint32_t cp
     cdef uint64_t h = 0xCBF29CE484222325ULL
     cdef bint in_run = False
+    cdef int cjk = 0
     words[0] = 0
     while i < m:
         cp = _utf8_next(s, m, &i)
         if _vsse_letter(cp) or _is_cjk(cp):
+            if cp >= 0x3040 and _is_cjk(cp):
+                cjk += 1
+                if cjk > _VSSE_LABEL_CJK:
+                    words[0] = _VSSE_LABEL_WORDS + 1
+                    return 0
             if not in_run:
                 if words[0]:
                     h = _vsse_fnv(h, 32)
@@ -597,19 +715,24 @@ cdef inline Py_ssize_t _vsse_delimiter(const unsigned char *s, Py_ssize_t n) noe
     """Byte offset of the first attribute delimiter (':' or full-width '：'), or -1.
 
     A colon is no delimiter inside a URL ('://') or between two digits (10:30)."""
-    cdef Py_ssize_t i
-    cdef unsigned char c
-    for i in range(n):           # bytes suffice: UTF-8 never hides ':' or EF BC 9A inside a character
-        c = s[i]
-        if c == 0xEF and i + 2 < n and s[i + 1] == 0xBC and s[i + 2] == 0x9A:
+    cdef Py_ssize_t i, best = -1
+    cdef const unsigned char *p
+    # bytes suffice: UTF-8 never hides ':' or EF BC 9A inside another character
+    p = <const unsigned char *>memchr(s, 58, <size_t>n)
+    while p != NULL:
+        i = p - s
+        if not (i + 2 < n and s[i + 1] == 47 and s[i + 2] == 47) and \
+                not (i > 0 and 48 <= s[i - 1] <= 57 and i + 1 < n and 48 <= s[i + 1] <= 57):
+            best = i
+            break
+        p = <const unsigned char *>memchr(p + 1, 58, <size_t>(n - i - 1))
+    p = <const unsigned char *>memchr(s, 0xEF, <size_t>(best if best >= 0 else n))
+    while p != NULL:
+        i = p - s
+        if i + 2 < n and s[i + 1] == 0xBC and s[i + 2] == 0x9A:
             return i
-        if c == 58:
-            if i + 2 < n and s[i + 1] == 47 and s[i + 2] == 47:
-                continue
-            if i > 0 and 48 <= s[i - 1] <= 57 and i + 1 < n and 48 <= s[i + 1] <= 57:
-                continue
-            return i
-    return -1
+        p = <const unsigned char *>memchr(p + 1, 0xEF, <size_t>((best if best >= 0 else n) - i - 1))
+    return best
 
 
 cdef bint _vsse_in_title(const unsigned char *s, Py_ssize_t n, const unsigned char *title,
@@ -656,11 +779,13 @@ cdef bint _vsse_title_starts(const unsigned char *s, Py_ssize_t n, const unsigne
 
 
 def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_vals, str title):
-    """The record characteristics of every leaf (text node), in one pass.
+    """The record characteristics of every leaf (text node) outside links, in one
+    pass (links are noise, Sect. 2: a link's text is a value at most).
 
     Returns int32 arrays over the Doc (elements: -1 / 0), (delim, label, in_title, has_delim):
       delim    byte offset of the leaf's attribute delimiter (':' / '：'), -1 if none
-               or if the text before it is longer than an attribute name
+               or if the text before it is longer than an attribute name (six
+               words, 64 bytes)
       label    attribute-dictionary entry of the leaf's label (the text before
                the delimiter, or the whole leaf when it has none), -1 if none
       in_title 1 when the leaf (two words or more) occurs in the page title, or
@@ -668,33 +793,38 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
       has_delim 1 where delim >= 0
     `dict_keys` are sorted attribute_hash values, `dict_vals` their entry ids."""
     cdef Py_ssize_t n = d.n, i, at, words, lo, hi, mid, nd = dict_keys.shape[0], tn
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const int64_t[::1] off = d.text_off
-    cdef const int32_t[::1] tlen = d.text_len
-    cdef const int32_t[::1] nwords = d.words
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
+    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
+    cdef const int32_t *nwords = <const int32_t *>cnp.PyArray_DATA(d.words)
+    cdef const uint16_t *flags = <const uint16_t *>cnp.PyArray_DATA(d.flags)
     cdef const unsigned char *buf = d.text_buf
     cdef bytes tb = title.lower().encode("utf-8", "surrogatepass")
     cdef const unsigned char *tt = tb
     cdef uint64_t h
-    delim_arr = np.full(n, -1, dtype=np.int32)
-    label_arr = np.full(n, -1, dtype=np.int32)
-    title_arr = np.zeros(n, dtype=np.int32)
-    has_arr = np.zeros(n, dtype=np.int32)
-    cdef int32_t[::1] has_delim = has_arr
-    cdef int32_t[::1] delim = delim_arr
-    cdef int32_t[::1] label = label_arr
-    cdef int32_t[::1] in_title = title_arr
+    block = np.empty((4, n), dtype=np.int32)           # one allocation, four rows
+    delim_arr, label_arr, title_arr, has_arr = block
+    cdef int32_t *delim = <int32_t *>cnp.PyArray_DATA(block)
+    cdef int32_t *label = delim + n
+    cdef int32_t *in_title = label + n
+    cdef int32_t *has_delim = in_title + n
     if dict_vals.shape[0] != nd:
         raise ValueError("dict_keys and dict_vals differ in length")
     tn = len(tb)
     with nogil:
         for i in range(n):
-            if kind[i] != LXB_TEXT:
+            delim[i] = -1
+            label[i] = -1
+            in_title[i] = 0
+            has_delim[i] = 0
+            if kind[i] != LXB_TEXT or flags[i] & NF_IN_LINK:
                 continue
             if nwords[i] >= 2 and _vsse_in_title(buf + off[i], tlen[i], tt, tn) or \
                     nwords[i] == 1 and _vsse_title_starts(buf + off[i], tlen[i], tt, tn):
                 in_title[i] = 1
             at = _vsse_delimiter(buf + off[i], tlen[i])
+            if (at if at >= 0 else tlen[i]) > _VSSE_LABEL_BYTES:
+                continue
             h = _vsse_label_hash(buf + off[i], at if at >= 0 else tlen[i], &words)
             if words > _VSSE_LABEL_WORDS:
                 continue
@@ -733,98 +863,124 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
     the share of each characteristic's leaves the subtree of i holds, weighted
     by the characteristic's rarity on the page (records_viterbi's termination
     compares states by it)."""
-    cdef Py_ssize_t n = d.n, i, c, k, m = 0, leaves = 0, base, npairs = 0, p, j
-    cdef const int32_t[::1] parent = d.parent
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const uint16_t[::1] flags = d.flags
+    cdef Py_ssize_t n = d.n, i, c, k, m = 0, leaves = 0, base = 0, npairs = 0, p, j, ncodes = len(codes)
+    cdef Py_ssize_t ncounted = 0, total, chain, ntouched, size
+    cdef const int32_t *parent = <const int32_t *>cnp.PyArray_DATA(d.parent)
+    cdef const int32_t *depth = <const int32_t *>cnp.PyArray_DATA(d.depth)
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const uint16_t *flags = <const uint16_t *>cnp.PyArray_DATA(d.flags)
     cdef const int32_t[::1] code
-    cdef int kd
-    W_arr = np.zeros(n, dtype=np.float64)
-    C_arr = np.zeros(n, dtype=np.float64)
-    cdef double[::1] W = W_arr
-    cdef double[::1] C = C_arr
-    if not (len(codes) == len(kinds) == len(sizes)):
+    cdef int32_t *scratch = NULL
+    cdef int32_t *counted
+    cdef int32_t *first
+    cdef int32_t *pair_leaf
+    cdef int32_t *pair_k
+    cdef int32_t *order
+    cdef int32_t *cursor
+    cdef int32_t *cnt
+    cdef int32_t *touched
+    cdef double *tab = NULL
+    cdef double idf, nn
+    if not (ncodes == len(kinds) == len(sizes)):
         raise ValueError("codes, kinds and sizes differ in length")
+    for c in range(ncodes):
+        if int(sizes[c]) < 1:
+            raise ValueError(f"characteristic {c} has size {sizes[c]}; sizes must be >= 1")
+        m += int(sizes[c])
+    out = np.zeros((2, n), dtype=np.float64)
+    W_arr, C_arr = out[0], out[1]
+    cdef double *W = <double *>cnp.PyArray_DATA(out)
+    cdef double *C = W + n
     for i in range(n):
         if kind[i] == LXB_TEXT:
             leaves += 1
     if leaves == 0:
         return W_arr, C_arr
-    m = 0
-    for c in range(len(sizes)):
-        if int(sizes[c]) < 1:
-            raise ValueError(f"characteristic {c} has size {sizes[c]}; sizes must be >= 1")
-        m += int(sizes[c])
-    cdef int32_t[::1] first = np.zeros(m + 1, dtype=np.int32)
-    # (leaf, characteristic) pairs, then grouped by characteristic
-    cdef int32_t[::1] pair_leaf = np.empty(leaves * len(codes) + 1, dtype=np.int32)
-    cdef int32_t[::1] pair_k = np.empty(leaves * len(codes) + 1, dtype=np.int32)
-    base = 0
-    for c in range(len(codes)):
-        code = np.ascontiguousarray(codes[c], dtype=np.int32)
-        if code.shape[0] != n:
-            raise ValueError(f"characteristic {c} has {code.shape[0]} entries, the Doc has {n} nodes")
-        kd = int(kinds[c])
-        npairs = _vsse_collect(kind, flags, code, kd, int(sizes[c]), base, skip_links, pair_leaf, pair_k,
-                               npairs)
-        base += int(sizes[c])
-    if npairs == 0:
-        return W_arr, C_arr
-    cdef int32_t[::1] order = np.empty(npairs, dtype=np.int32)
-    cdef int32_t[::1] cursor = np.empty(m, dtype=np.int32)
-    cdef int32_t[::1] cnt = np.zeros(n, dtype=np.int32)
-    cdef double[::1] tab = np.empty(leaves + 1, dtype=np.float64)
-    cdef double idf, nn = <double>leaves
-    cdef Py_ssize_t total, chain, ntouched
-    cdef const int32_t[::1] depth = d.depth
-    cdef int32_t[::1] touched = np.empty(n, dtype=np.int32)
-    with nogil:
-        for j in range(npairs):
-            first[pair_k[j] + 1] += 1
-        for k in range(m):
-            first[k + 1] += first[k]
-            cursor[k] = first[k]
-        for j in range(npairs):
-            k = pair_k[j]
-            order[cursor[k]] = pair_leaf[j]
-            cursor[k] += 1
-        for j in range(leaves + 1):
-            tab[j] = -1.0                 # n_k log(N / n_k), filled on first use
-        for k in range(m):
-            if first[k + 1] == first[k]:
-                continue
-            total = first[k + 1] - first[k]
-            idf = _vsse_log(nn / total) / total
-            chain = 0
-            for j in range(first[k], first[k + 1]):
-                chain += depth[order[j]]
-            if chain <= 2 * n:
-                # few leaves: count up their ancestor chains, touch only those nodes
-                ntouched = 0
+    nn = <double>leaves
+    # one block: counted | first | pair_leaf | pair_k | order | cursor | cnt | touched
+    size = (n + 1) + (m + 1) + 3 * (leaves * ncodes + 1) + m + 2 * n
+    scratch = <int32_t *>malloc(size * sizeof(int32_t))
+    tab = <double *>malloc((leaves + 1) * sizeof(double))
+    if scratch == NULL or tab == NULL:
+        free(scratch)
+        free(tab)
+        raise MemoryError()
+    counted = scratch
+    first = counted + n + 1
+    pair_leaf = first + m + 1
+    pair_k = pair_leaf + leaves * ncodes + 1
+    order = pair_k + leaves * ncodes + 1
+    cursor = order + leaves * ncodes + 1
+    cnt = cursor + m
+    touched = cnt + n
+    try:
+        with nogil:
+            for i in range(n):
+                if kind[i] == LXB_TEXT and not (skip_links and flags[i] & NF_IN_LINK):
+                    counted[ncounted] = <int32_t>i
+                    ncounted += 1
+            for k in range(m + 1):
+                first[k] = 0
+            for i in range(n):
+                cnt[i] = 0
+        # (leaf, characteristic) pairs, then grouped by characteristic
+        for c in range(ncodes):
+            code = np.ascontiguousarray(codes[c], dtype=np.int32)
+            if code.shape[0] != n:
+                raise ValueError(f"characteristic {c} has {code.shape[0]} entries, the Doc has {n} nodes")
+            npairs = _vsse_collect(counted, ncounted, code, int(kinds[c]), int(sizes[c]), base, pair_leaf,
+                                   pair_k, npairs)
+            base += int(sizes[c])
+        with nogil:
+            for j in range(npairs):
+                first[pair_k[j] + 1] += 1
+            for k in range(m):
+                first[k + 1] += first[k]
+                cursor[k] = first[k]
+            for j in range(npairs):
+                k = pair_k[j]
+                order[cursor[k]] = pair_leaf[j]
+                cursor[k] += 1
+            for j in range(leaves + 1):
+                tab[j] = -1.0                 # n_k log(N / n_k), filled on first use
+            for k in range(m):
+                if first[k + 1] == first[k]:
+                    continue
+                total = first[k + 1] - first[k]
+                idf = _vsse_log(nn / total) / total
+                chain = 0
                 for j in range(first[k], first[k + 1]):
-                    p = order[j]
-                    while p >= 0:
-                        if cnt[p] == 0:
-                            touched[ntouched] = <int32_t>p
-                            ntouched += 1
-                        cnt[p] += 1
-                        p = parent[p]
-                for j in range(ntouched):
-                    i = touched[j]
-                    _vsse_wvc_add(&W[0], &C[0], &tab[0], i, cnt[i], nn, idf)
-                    cnt[i] = 0
-            else:
-                # many leaves: one reverse sweep over the tree
-                for j in range(first[k], first[k + 1]):
-                    cnt[order[j]] += 1
-                for i in range(n - 1, 0, -1):
-                    p = parent[i]
-                    if p >= 0:
-                        cnt[p] += cnt[i]
-                for i in range(n):
-                    if cnt[i] > 0:
-                        _vsse_wvc_add(&W[0], &C[0], &tab[0], i, cnt[i], nn, idf)
+                    chain += depth[order[j]]
+                if chain <= 2 * n:
+                    # few leaves: count up their ancestor chains, touch only those nodes
+                    ntouched = 0
+                    for j in range(first[k], first[k + 1]):
+                        p = order[j]
+                        while p >= 0:
+                            if cnt[p] == 0:
+                                touched[ntouched] = <int32_t>p
+                                ntouched += 1
+                            cnt[p] += 1
+                            p = parent[p]
+                    for j in range(ntouched):
+                        i = touched[j]
+                        _vsse_wvc_add(W, C, tab, i, cnt[i], nn, idf)
                         cnt[i] = 0
+                else:
+                    # many leaves: one reverse sweep over the tree
+                    for j in range(first[k], first[k + 1]):
+                        cnt[order[j]] += 1
+                    for i in range(n - 1, 0, -1):
+                        p = parent[i]
+                        if p >= 0:
+                            cnt[p] += cnt[i]
+                    for i in range(n):
+                        if cnt[i] > 0:
+                            _vsse_wvc_add(W, C, tab, i, cnt[i], nn, idf)
+                            cnt[i] = 0
+    finally:
+        free(scratch)
+        free(tab)
     return W_arr, C_arr
 
 
@@ -837,17 +993,16 @@ cdef inline void _vsse_wvc_add(double *W, double *C, double *tab, Py_ssize_t i, 
     C[i] += idf * c
 
 
-cdef Py_ssize_t _vsse_collect(const uint8_t[::1] kind, const uint16_t[::1] flags, const int32_t[::1] code,
-                              int kd, Py_ssize_t size, Py_ssize_t base, bint skip_links,
-                              int32_t[::1] leaf, int32_t[::1] kk, Py_ssize_t j) noexcept:
+cdef Py_ssize_t _vsse_collect(const int32_t *counted, Py_ssize_t ncounted, const int32_t[::1] code, int kd,
+                              Py_ssize_t size, Py_ssize_t base, int32_t *leaf, int32_t *kk,
+                              Py_ssize_t j) noexcept:
     """Append the (leaf, characteristic) pairs of one characteristic array from
     position j; returns the new end."""
-    cdef Py_ssize_t i, n = kind.shape[0]
+    cdef Py_ssize_t q, i
     cdef int32_t v
     with nogil:
-        for i in range(n):
-            if kind[i] != LXB_TEXT or (skip_links and flags[i] & NF_IN_LINK):
-                continue
+        for q in range(ncounted):
+            i = counted[q]
             v = code[i]
             if kd == 0:
                 if v > 0:
@@ -873,31 +1028,42 @@ def records_viterbi(Doc d, const double[::1] W, const double[::1] coverage, doub
     b(O_i) = WVC(i) (Formula 3).  Phase 2: delta_k(i) = pi_j a_ji b(O_i) over
     the children i of j = psi(k-1), psi(k) = argmax_i delta_k(i).  Phase 3:
     stop at t_m when psi(m) >= psi(m+1), i.e. the state psi(m+1) is no
-    better than psi(m).  States are compared by the characteristics they
-    hold, then by their size: psi(m+1) is worse when its coverage falls
-    below (1 - tolerance) of psi(m)'s (a characteristic of the area was left
-    behind: the boundary of the extraction area), and better otherwise (the
-    same characteristics in a smaller subtree).  `tolerance` lets a stray
-    characteristic leaf outside the record area be dropped on the way down.
+    better than psi(m).  The paper leaves the order of states open; here
+    they are compared by the characteristics they hold, then by their size:
+    psi(m+1) is worse when its coverage (see wvc: the rarity-weighted share
+    of every characteristic's leaves it holds) falls below (1 - tolerance)
+    of psi(m)'s, i.e. the area's characteristics were left behind (the
+    boundary of the extraction area), and better otherwise (the same
+    characteristics in a smaller subtree).  `tolerance` lets stray
+    characteristic leaves outside the record area be dropped on the way down
+    (measured on SWDE booksamillion: 0.05-0.2 give the same areas; 0 keeps
+    the related-items list in, 0.3 cuts the title off).  Reading psi(m)
+    >= psi(m+1) as a comparison of the WVC weights themselves never
+    descends: Formula 3 only falls from a node to its children while
+    n_k < N / e.
 
     Returns (path of node indices psi(0..m), delta along it)."""
     cdef Py_ssize_t n = d.n, j, i, best, nch
-    cdef const int32_t[::1] end = d.end
-    cdef const uint8_t[::1] kind = d.kind
+    cdef const int32_t *end = <const int32_t *>cnp.PyArray_DATA(d.end)
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
     cdef double bw, delta_j
     if W.shape[0] != n or coverage.shape[0] != n:
         raise ValueError(f"W and coverage need {n} entries (one per Doc node)")
-    path, deltas = [], []
     if n == 0:
         return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
+    path_arr = np.empty(n + 1, dtype=np.int32)
+    delta_arr = np.empty(n + 1, dtype=np.float64)
+    cdef int32_t[::1] path = path_arr
+    cdef double[::1] delta = delta_arr
+    cdef Py_ssize_t m = 0
     j = d.body if d.body >= 0 else 0
-    path.append(j)
-    deltas.append(1.0)                        # delta_0(0) = pi_0
-    while True:
-        best = -1
-        bw = 0.0
-        nch = 0
-        with nogil:
+    with nogil:
+        path[0] = <int32_t>j
+        delta[0] = 1.0                        # delta_0(0) = pi_0
+        while True:
+            best = -1
+            bw = 0.0
+            nch = 0
             i = j + 1
             while i < end[j]:
                 if kind[i] == LXB_ELEMENT:
@@ -906,15 +1072,16 @@ def records_viterbi(Doc d, const double[::1] W, const double[::1] coverage, doub
                         bw = W[i]
                         best = i
                 i = end[i]
-        if best < 0:
-            break
-        if coverage[best] < (1.0 - tolerance) * coverage[j]:
-            break                             # Phase 3: psi(m) >= psi(m+1)
-        delta_j = (1.0 / nch) * bw            # pi_j = 1 on the decoded path
-        j = best
-        path.append(j)
-        deltas.append(delta_j)
-    return np.array(path, dtype=np.int32), np.array(deltas, dtype=np.float64)
+            if best < 0:
+                break
+            if coverage[best] < (1.0 - tolerance) * coverage[j]:
+                break                         # Phase 3: psi(m) >= psi(m+1)
+            delta_j = (1.0 / nch) * bw        # pi_j = 1 on the decoded path
+            j = best
+            m += 1
+            path[m] = <int32_t>j
+            delta[m] = delta_j
+    return path_arr[:m + 1], delta_arr[:m + 1]
 
 
 # ---------------------------------------------------------------- records: reading the area
@@ -928,7 +1095,8 @@ cdef inline bint _vsse_has_text(const unsigned char *s, Py_ssize_t n) noexcept n
 
 
 def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t[::1] label,
-                 const int32_t[::1] in_title, Py_ssize_t gathered_words=20, str strip=" \t:：-"):
+                 const int32_t[::1] in_title, Py_ssize_t gathered_words=20, str strip=" \t:：-",
+                 object make=None, object keys=None):
     """The attribute-value pairs of the area rooted at `root`, in document order.
 
     `delim`, `label`, `in_title` come from records_scan.  Over the area's
@@ -941,31 +1109,51 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
         `gathered_words` words (more is prose, not a value);
       - the first leaf repeating the page title that is not itself labeled.
     Returns a list of (label, value, tag path of the value's element,
-    dictionary entry of the label or -1); the title's label is "title".
-    Labels lose surrounding spaces and `strip` characters; a value's leaves
-    are joined by one space."""
-    cdef Py_ssize_t n = d.n, hi, nl = 0, a, b, i, j, lab_leaf, lab_end, v0, v1, vstart, words, nrec = 0
-    cdef int32_t key
-    cdef bint title_done = False, nxt_value, known
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const int64_t[::1] off = d.text_off
-    cdef const int32_t[::1] tlen = d.text_len
-    cdef const int32_t[::1] nwords = d.words
-    cdef const unsigned char *buf = d.text_buf
+    dictionary entry of the label or -1); the title's label is "title".  With
+    `make` and `keys` (the dictionary's attribute names by entry), a list of
+    make(label, value, path, key), key the attribute name ("title" for the
+    title, None for a label the dictionary does not know).  Labels lose
+    surrounding `strip` characters; a value's leaves are joined by one space."""
+    cdef Py_ssize_t n = d.n, hi, nl = 0, i
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
     if root < 0 or root >= n:
         raise ValueError(f"root {root} is not a node of the Doc (0..{n - 1})")
     if delim.shape[0] != n or label.shape[0] != n or in_title.shape[0] != n:
         raise ValueError(f"delim, label and in_title need {n} entries (one per Doc node)")
     hi = d.end[root]
-    cdef const int32_t[::1] blk = block_ancestors(d)
     for i in range(root, hi):
         if kind[i] == LXB_TEXT:
             nl += 1
-    cdef int32_t[::1] leaf = np.empty(nl + 1, dtype=np.int32)
-    cdef uint8_t[::1] used = np.zeros(nl + 1, dtype=np.uint8)
-    out_arr = np.empty((nl + 1, 6), dtype=np.int32)
-    cdef int32_t[:, ::1] out = out_arr
+    blk = block_ancestors(d)
+    # one block: leaf | used | out (6 columns per record)
+    cdef int32_t *leaf = <int32_t *>malloc(8 * (nl + 1) * sizeof(int32_t))
+    if leaf == NULL:
+        raise MemoryError()
+    cdef int32_t *used = leaf + nl + 1
+    cdef int32_t *out = used + nl + 1
+    try:
+        return _vsse_records_pairs(d, root, hi, nl, delim, label, in_title, gathered_words,
+                                   <const int32_t *>cnp.PyArray_DATA(blk), leaf, used, out, strip, make, keys)
+    finally:
+        free(leaf)
+
+
+cdef list _vsse_records_pairs(Doc d, Py_ssize_t root, Py_ssize_t hi, Py_ssize_t nl, const int32_t[::1] delim,
+                              const int32_t[::1] label, const int32_t[::1] in_title, Py_ssize_t gathered_words,
+                              const int32_t *blk, int32_t *leaf, int32_t *used, int32_t *out, str strip,
+                              object make, object keys):
+    """records_read over scratch memory (see there)."""
+    cdef Py_ssize_t a, b, i, j, lab_leaf, lab_end, v0, v1, vstart, words, nrec = 0
+    cdef int32_t key
+    cdef bint title_done = False, nxt_value, known
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
+    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
+    cdef const int32_t *nwords = <const int32_t *>cnp.PyArray_DATA(d.words)
+    cdef const unsigned char *buf = d.text_buf
     with nogil:
+        for a in range(nl + 1):
+            used[a] = 0
         j = 0
         for i in range(root, hi):
             if kind[i] == LXB_TEXT:
@@ -980,7 +1168,7 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
                 and delim[i] < 0
             if nxt_value:
                 _vsse_label_hash(buf + off[i], tlen[i], &words)
-                nxt_value = 0 < words <= _VSSE_LABEL_WORDS
+                nxt_value = 0 < words <= _VSSE_LABEL_WORDS and tlen[i] <= _VSSE_LABEL_BYTES
             lab_leaf = -1
             if in_title[i] and label[i] < 0 and not title_done and not nxt_value:
                 title_done = True
@@ -994,9 +1182,10 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
                     if words > 0:
                         lab_leaf = i
                         lab_end = delim[i]
-                    elif a > 0 and blk[leaf[a - 1]] == blk[i] and delim[leaf[a - 1]] < 0 and not used[a - 1]:
+                    elif a > 0 and blk[leaf[a - 1]] == blk[i] and delim[leaf[a - 1]] < 0 \
+                            and not used[a - 1]:
                         _vsse_label_hash(buf + off[leaf[a - 1]], tlen[leaf[a - 1]], &words)
-                        if 0 < words <= _VSSE_LABEL_WORDS:
+                        if 0 < words <= _VSSE_LABEL_WORDS and tlen[leaf[a - 1]] <= _VSSE_LABEL_BYTES:
                             lab_leaf = leaf[a - 1]
                             lab_end = tlen[lab_leaf]
                     if lab_leaf < 0:
@@ -1015,8 +1204,8 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
                     known = key >= 0
                     b = a + 1
                     words = 0
-                    while b < nl and blk[leaf[b]] == blk[i] and delim[leaf[b]] < 0 and label[leaf[b]] < 0 \
-                            and not used[b]:
+                    while b < nl and blk[leaf[b]] == blk[i] and delim[leaf[b]] < 0 \
+                            and label[leaf[b]] < 0 and not used[b]:
                         words += nwords[leaf[b]]
                         b += 1
                     if b == a + 1 and b < nl and delim[leaf[b]] < 0 and label[leaf[b]] < 0 and not used[b]:
@@ -1034,84 +1223,85 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
                     used[a - 1] = True
             else:
                 continue
-            out[nrec, 0] = <int32_t>lab_leaf
-            out[nrec, 1] = <int32_t>lab_end
-            out[nrec, 2] = <int32_t>v0
-            out[nrec, 3] = <int32_t>vstart
-            out[nrec, 4] = <int32_t>v1
-            out[nrec, 5] = key
+            out[nrec * 6 + 0] = <int32_t>lab_leaf
+            out[nrec * 6 + 1] = <int32_t>lab_end
+            out[nrec * 6 + 2] = <int32_t>v0
+            out[nrec * 6 + 3] = <int32_t>vstart
+            out[nrec * 6 + 4] = <int32_t>v1
+            out[nrec * 6 + 5] = key
             nrec += 1
-    return _vsse_record_strings(d, out, nrec, strip)
+    return _vsse_record_strings(d, out, nrec, strip, make, keys)
 
 
-cdef list _vsse_record_strings(Doc d, const int32_t[:, ::1] rows, Py_ssize_t nrec, str strip):
-    """(label, value, path, key) tuples of records_read's rows."""
-    cdef const int64_t[::1] off = d.text_off
-    cdef const int32_t[::1] tlen = d.text_len
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] tag = d.tag
-    cdef const uint8_t[::1] kind = d.kind
+cdef list _vsse_record_strings(Doc d, const int32_t *rows, Py_ssize_t nrec, str strip, object make,
+                               object keys):
+    """The records of records_read's rows: make(label, value, path, key) per row,
+    or (label, value, path, dictionary entry) tuples without `make`."""
+    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
+    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
+    cdef const int32_t *parent = <const int32_t *>cnp.PyArray_DATA(d.parent)
+    cdef const int32_t *tag = <const int32_t *>cnp.PyArray_DATA(d.tag)
+    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
     cdef const unsigned char *buf = d.text_buf
-    cdef Py_ssize_t r, lab, v0, v1, t, p
-    cdef dict names = {}
-    out = []
+    cdef Py_ssize_t r, lab, v0, v1, t, key
+    cdef dict paths = {}
+    cdef list out = []
+    cdef list parts
+    cdef str name, value
+    cdef bint as_tuple = make is not None and isinstance(make, type) and issubclass(make, tuple)
     for r in range(nrec):
-        lab, v0, v1 = rows[r, 0], rows[r, 2], rows[r, 4]
+        lab, v0, v1, key = rows[r * 6 + 0], rows[r * 6 + 2], rows[r * 6 + 4], rows[r * 6 + 5]
         if lab < 0:
             name = "title"
         else:
-            name = buf[off[lab]:off[lab] + rows[r, 1]].decode("utf-8", "replace").strip(strip)
-        parts = []
-        value = buf[off[v0] + rows[r, 3]:off[v0] + tlen[v0]].decode("utf-8", "replace").strip()
-        if value:
-            parts.append(value)
-        for t in range(v0 + 1, v1 + 1):
-            if kind[t] == LXB_TEXT:
-                parts.append(buf[off[t]:off[t] + tlen[t]].decode("utf-8", "replace"))
-        value = " ".join(parts)
-        if name and value:
-            out.append((name, value, _vsse_tag_path(d, parent[v0], names), rows[r, 5]))
+            name = PyUnicode_DecodeUTF8(<const char *>buf + off[lab], rows[r * 6 + 1], "replace").strip(strip)
+        value = PyUnicode_DecodeUTF8(<const char *>buf + off[v0] + rows[r * 6 + 3], tlen[v0] - rows[r * 6 + 3],
+                                     "replace").strip()
+        if v1 > v0:
+            parts = [value] if value else []
+            for t in range(v0 + 1, v1 + 1):
+                if kind[t] == LXB_TEXT:
+                    parts.append(PyUnicode_DecodeUTF8(<const char *>buf + off[t], tlen[t], "replace"))
+            value = " ".join(parts)
+        if not (name and value):
+            continue
+        if make is None:
+            out.append((name, value, _vsse_tag_path(d, parent, tag, parent[v0], paths), key))
+        else:
+            fields = (name, value, _vsse_tag_path(d, parent, tag, parent[v0], paths),
+                      keys[key] if key >= 0 else ("title" if lab < 0 else None))
+            # a tuple type (a NamedTuple) is built directly, as its _make does
+            out.append(tuple.__new__(make, fields) if as_tuple else make(*fields))
     return out
 
 
-cdef list _VSSE_TAG_NAMES = []      # static tag id -> name as bytes (filled on first use)
+cdef list _VSSE_TAG_NAMES = []      # static tag id -> name (filled on first use)
 
 
-cdef str _vsse_tag_path(Doc d, Py_ssize_t node, dict memo):
-    """'html/body/.../tag' of an element, built as bytes from the tag ids up the
-    parent chain; memo caches the names of custom elements."""
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] tag = d.tag
-    cdef Py_ssize_t p, k = 0, size = 0, t
-    cdef bytes name, out
-    cdef list names = []
-    cdef char *w
+cdef str _vsse_tag_path(Doc d, const int32_t *parent, const int32_t *tag, Py_ssize_t node, dict memo):
+    """'html/body/.../tag' of an element; memo maps the nodes seen to their
+    paths, so records under one list share the walk up."""
+    cdef Py_ssize_t p = node, t, k
+    cdef list chain = []
+    cdef object prefix = None, name
     if not _VSSE_TAG_NAMES:
         table = [None] * STATIC_LIMIT
         for tid, nm in TAG_NAMES_BY_ID.items():
             if 0 <= tid < STATIC_LIMIT:
-                table[tid] = nm.encode()
+                table[tid] = nm
         _VSSE_TAG_NAMES.extend(table)
-    p = node
     while p >= 0:
+        prefix = memo.get(p)
+        if prefix is not None:
+            break
+        chain.append(p)
+        p = parent[p]
+    for k in range(len(chain) - 1, -1, -1):
+        p = chain[k]
         t = tag[p]
         name = _VSSE_TAG_NAMES[t] if t < STATIC_LIMIT else None
         if name is None:
-            name = memo.get(p)
-            if name is None:
-                name = memo[p] = d.tag_name(p).encode("utf-8", "replace")
-        names.append(name)
-        size += len(name) + 1
-        p = parent[p]
-    if not names:
-        return ""
-    out = bytes(size - 1)
-    w = <char *>out
-    for k in range(len(names) - 1, -1, -1):
-        name = names[k]
-        memcpy(w, <char *>name, len(name))
-        w += len(name)
-        if k:
-            w[0] = 47         # '/'
-            w += 1
-    return out.decode("utf-8", "replace")
+            name = d.tag_name(p)
+        prefix = name if prefix is None else prefix + "/" + name
+        memo[p] = prefix
+    return prefix if prefix is not None else ""

@@ -156,10 +156,20 @@ def vvtc_counts(doc, names: Iterable[str] | None = None) -> np.ndarray:
 
 def wvc_inputs(doc, names: Iterable[str] | None = None):
     """(codes, kinds, sizes) for fastx._core.wvc: the WVC characteristics (by
-    default every registered one with wvc=True)."""
+    default every registered one with wvc=True).  Array-valued characteristics
+    are passed as they come: the kernel checks them."""
     codes, kinds, sizes = [], [], []
     for c in _select(names, "wvc"):
-        arr, size = values(doc, c)
+        if c.per_node:
+            arr, size = values(doc, c)
+        else:
+            try:
+                arr = c.fn(doc)
+                size = 1
+                if c.kind == "category":
+                    arr, size = arr
+            except Exception as exc:
+                raise InputError(f"characteristic {c.name!r} failed: {exc}") from exc
         codes.append(arr)
         kinds.append(1 if c.kind == "category" else 0)
         sizes.append(size)
@@ -179,7 +189,7 @@ def add_attributes(mapping: dict[str, Iterable[str]]) -> None:
     """Extend the attribute dictionary: {attribute key: [names, ...]}.  New
     names of an existing key are added to it; a name already listed under
     another key moves to this one."""
-    global _attr_table, _attr_version
+    global _attr_table, _attr_version, _attr_keys_tuple
     if not isinstance(mapping, dict):
         raise InputError("add_attributes needs a dict {attribute key: [names, ...]}")
     for key, names in mapping.items():
@@ -199,6 +209,7 @@ def add_attributes(mapping: dict[str, Iterable[str]]) -> None:
             _ATTR_HASH[int(_core.attribute_hash(name))] = eid
     keys = np.array(sorted(_ATTR_HASH), dtype=np.uint64)
     _attr_table = (keys, np.array([_ATTR_HASH[int(k)] for k in keys.tolist()], dtype=np.int32))
+    _attr_keys_tuple = tuple(_ATTR_KEYS)
     _attr_version += 1
 
 
@@ -213,9 +224,12 @@ def attribute_key(label: str) -> str | None:
     return None if eid is None else _ATTR_KEYS[eid]
 
 
-def attribute_keys() -> list[str]:
+def attribute_keys() -> tuple[str, ...]:
     """Attribute keys by entry id (the category ids of the ``attribute`` characteristic)."""
-    return list(_ATTR_KEYS)
+    return _attr_keys_tuple
+
+
+_attr_keys_tuple: tuple[str, ...] = ()
 
 
 Scan = namedtuple("Scan", "delim label in_title has_delim")

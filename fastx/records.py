@@ -5,9 +5,9 @@
 Publisher = Hachette Book Group publisher
 ISBN-13 = 9780316125581 isbn
 
-1. Characteristics of every leaf, from the container (fastx.characteristics):
-   by default the delimiter (':' / '：'), each attribute-dictionary name, and
-   the title characteristic.
+1. Characteristics of every leaf outside links, from the container
+   (fastx.characteristics): by default punctuation, the delimiter (':' /
+   '：'), each attribute-dictionary name, and the title characteristic.
 2. WVC (Formula 3) of every node, bottom up.
 3. The HMM over the DOM levels (fastx._core.records_viterbi): from <body>,
    each level moves to the child of greatest weight, until the next state
@@ -20,9 +20,9 @@ ISBN-13 = 9780316125581 isbn
      next leaves of the same block up to the next label ("by <a>Author</a>"),
      or else the next leaf ("<th>Price</th><td>$5</td>");
    - the leaf that repeats the page title, as attribute "title".
-   A label is at most six words; a value gathered from other leaves under a
-   label that is not in the dictionary is at most 20 words (longer text
-   after "Label:" is prose, not a value).
+   A label is at most six words (64 bytes, eight CJK characters); a value
+   gathered from other leaves under a label that is not in the dictionary is
+   at most 20 words (longer text after "Label:" is prose, not a value).
 
 `Record.attribute` is the label as the page writes it, `key` the dictionary
 attribute it names (None if the dictionary does not know it), `path` the tag
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-
 from . import _core
 from . import characteristics as _chars
 from .api import parse
@@ -41,7 +40,7 @@ from .errors import FastxError, InputError
 __all__ = ["Record", "records", "area"]
 
 PARAMS = ("tolerance", "characteristics", "encoding")
-_LABEL_STRIP = " \t:：-–—>»|"
+_LABEL_STRIP = " \t:：-–—>»|(（"
 _GATHERED_WORDS = 20
 
 
@@ -94,7 +93,5 @@ def read(doc, root: int) -> list[Record]:
     """The records of the area rooted at `root` (step 4 of the module docstring,
     fastx._core.records_read)."""
     sc = _chars.scan(doc)
-    keys = _chars.attribute_keys()
-    return [Record(name, value, path, "title" if name == "title" and key < 0 else keys[key] if key >= 0 else None)
-            for name, value, path, key in
-            _core.records_read(doc, int(root), sc.delim, sc.label, sc.in_title, _GATHERED_WORDS, _LABEL_STRIP)]
+    return _core.records_read(doc, int(root), sc.delim, sc.label, sc.in_title, _GATHERED_WORDS, _LABEL_STRIP,
+                              Record, _chars.attribute_keys())

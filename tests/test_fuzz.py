@@ -125,6 +125,15 @@ def test_guard_keeps_text_and_is_bounded():
     assert _core.guard_html(b"<p><b id=%d>x</p>" % 1 * 50_000, max_reconstructed=100, stats=True)[2] > 0
 
 
+def test_guard_drops_never_join_text_into_new_tags():
+    # '<' + a dropped tag + 'div>' must not become a <div> the guard did not count
+    data = b"<div>" * 600 + b"<<div>div>" * 50_000 + b"end"
+    out, deepest, dropped, _ = _core.guard_html(data, stats=True)
+    doc = fastx.parse(data)
+    assert dropped >= 50_000 and int(doc.depth.max()) <= _core.GUARD_MAX_DEPTH + 8
+    assert "end" in fastx.extract(data).text
+
+
 @pytest.mark.needs_shared
 def test_guard_leaves_real_pages_unchanged(compare):
     from fastx.decode import decode

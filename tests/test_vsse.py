@@ -202,7 +202,7 @@ def test_simhash_rejects_non_text():
 def test_refine_drops_unrelated_unpunctuated_paragraphs():
     doc = fastx.parse(ARTICLE)
     keep, _ = _core.vsse_aggregate(doc, seeds(doc, 0.8))
-    ref = fastx.simhash(f"{doc.title} {doc.description}")
+    ref = f"{doc.title} {doc.description}"
     out = _core.vsse_refine(doc, keep, ref, 3, 1.0, False)
     got = texts(doc, out)
     assert "Photo by Jane Archive" not in got                          # caption: no topic keyword
@@ -211,6 +211,7 @@ def test_refine_drops_unrelated_unpunctuated_paragraphs():
     assert len(strict) < len(got)
     everything = texts(doc, _core.vsse_refine(doc, keep, ref, 64, 1.0, True))
     assert everything == texts(doc, keep)
+    assert texts(doc, _core.vsse_refine(doc, keep, "the of and", 3, 1.0, True)) == texts(doc, keep)
 
 
 # ---------------------------------------------------------------- the methods

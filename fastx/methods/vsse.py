@@ -34,7 +34,6 @@ import numpy as np
 from .. import _core
 from .. import characteristics as _chars
 from ..errors import InputError
-from ..simhash import simhash
 from . import register
 
 REFINE = ("unpunctuated", "all", "none")
@@ -42,14 +41,7 @@ REFINE = ("unpunctuated", "all", "none")
 
 def seeds(doc, T1: float = 0.8, characteristics=None) -> np.ndarray:
     """Leaves with vvtc_a / MaxVVTC >= T1 (Formula 1, Sect. 5.2), best first."""
-    v = _core.vvtc(doc, _chars.vvtc_counts(doc, characteristics))
-    if not doc.n:
-        return np.zeros(0, dtype=np.int32)
-    vmax = float(v.max())
-    if vmax <= 0.0:
-        return np.zeros(0, dtype=np.int32)
-    idx = np.flatnonzero(v >= T1 * vmax)
-    return idx[np.argsort(-v[idx], kind="stable")].astype(np.int32)
+    return _core.vvtc_seeds(doc, float(T1), _chars.vvtc_counts(doc, characteristics))
 
 
 @register("vsse", "VSSE: vvtc seeds, tag-path aggregation, SimHash refinement (paper 000)")
@@ -77,7 +69,5 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         return keep
     keep, _ = _core.vsse_aggregate(doc, s)
     if refine != "none":
-        reference = simhash(f"{doc.title} {doc.description}", L)
-        if reference:          # a title without keywords gives nothing to compare with
-            keep = _core.vsse_refine(doc, keep, reference, T2, float(L), refine == "all")
+        keep = _core.vsse_refine(doc, keep, f"{doc.title} {doc.description}", T2, float(L), refine == "all")
     return keep
