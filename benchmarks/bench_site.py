@@ -10,28 +10,24 @@ at most 1.5x the time selectolax takes to parse the same pages
 matching and text output on already parsed Docs: the part the site model
 itself adds.
 """
-import importlib.util
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import fastx
 
+from conftest import load_compare
+
 pytest.importorskip("sklearn")
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 TARGET_RATIO = 1.5
 MEDIANS = {}
 
 
 def _load():
-    path = SHARED / "tools" / "compare.py"
-    if not path.exists():
+    mod = load_compare()
+    if mod is None:
         pytest.skip("../shared/tools/compare.py not present")
-    spec = importlib.util.spec_from_file_location("fastx_shared_compare", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
     groups = defaultdict(list)
     for pid, html, _ in mod.CORPORA["cpe"]():
         groups[pid.split("/", 1)[1].split("_", 1)[0]].append(html)

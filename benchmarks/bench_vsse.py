@@ -9,7 +9,6 @@ the median per-page time of the whole call, parse included
 ``LexborHTMLParser(html)`` alone.  ``vsse`` runs on real dragnet pages, ``records``
 on the SWDE booksamillion product pages (dragnet pages without ../shared).
 """
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 import fastx
 
-from conftest import SHARED, dragnet_pages, median_ratio
+from conftest import corpus_pages, dragnet_pages, median_ratio
 
 MAX_RATIO = 2.0
 
@@ -34,21 +33,8 @@ def records(html):
     fastx.records(html)
 
 
-def _compare():
-    path = SHARED / "tools" / "compare.py"
-    if not path.exists():
-        return None
-    spec = importlib.util.spec_from_file_location("fastx_bench_compare", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def swde_pages(limit=None):
-    cmp = _compare()
-    if cmp is None:
-        return None
-    return list(cmp.CORPORA["swde-book"]())[:limit]
+    return corpus_pages("swde-book", limit)
 
 
 def test_vsse_vs_parse_only(benchmark, pages):

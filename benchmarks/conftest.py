@@ -8,15 +8,29 @@ import pytest
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
-def dragnet_pages(limit=300):
-    """Real dragnet pages (bytes) from ../shared, or the shipped bench corpus when absent."""
+def load_compare():
+    """The shared compare.py module (corpus loaders and scoring), or None when ../shared is absent."""
     import importlib.util
     path = SHARED / "tools" / "compare.py"
-    if path.exists():
-        spec = importlib.util.spec_from_file_location("fastx_bench_compare", path)
-        cmp = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(cmp)
-        return [html for _, html, _ in list(cmp.CORPORA["dragnet"]())[:limit]]
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("fastx_bench_compare", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def corpus_pages(name, limit=None):
+    """(id, html bytes, meta) of a dev corpus through compare.py's loaders, or None without ../shared."""
+    cmp = load_compare()
+    return None if cmp is None else list(cmp.CORPORA[name]())[:limit]
+
+
+def dragnet_pages(limit=300):
+    """Real dragnet pages (bytes) from ../shared, or the shipped bench corpus when absent."""
+    pages = corpus_pages("dragnet", limit)
+    if pages is not None:
+        return [html for _, html, _ in pages]
     from fastx.bench import load_corpus
     return [p.html for p in load_corpus().pages]
 

@@ -42,7 +42,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import fastx  # noqa: E402
-from fastx.methods import layout as layout_mod  # noqa: E402
 
 
 def load_compare():

@@ -31,7 +31,6 @@ import io
 import json
 import logging
 import platform
-import re
 import statistics
 import sys
 import tarfile

@@ -136,7 +136,7 @@ class Chart:
         if self.title:
             out.append(f'<text x="{ml}" y="14" font-size="12" font-weight="600" fill="#222">{_e(self.title)}</text>')
         # grid and ticks
-        out.append(f'<g class="fx-axes" stroke="#e3e3e3" stroke-width="1">')
+        out.append('<g class="fx-axes" stroke="#e3e3e3" stroke-width="1">')
         for v in _ticks(self.y.scale, y0, y1):
             y = ty(v)
             out.append(f'<line x1="{ml}" x2="{ml + pw}" y1="{y:.1f}" y2="{y:.1f}"/>'

@@ -315,7 +315,7 @@ def _view_html(v: int, method: str, description: str, doc, keep, expl, charts, k
     in_body = keep[root:doc.end[root]] if doc.n else keep
     stats = [f"kept <b>{kept_chars:,}</b> of {total:,} characters ({100 * kept_chars / total if total else 0:.0f}%)",
              f"{int(in_body.sum()):,} of {len(in_body):,} nodes",
-             f'<a href="#" class="fx-next">next kept block ⇣</a>']
+             '<a href="#" class="fx-next">next kept block ⇣</a>']
     if expl is not None and expl["threshold"] is not None:
         stats.append(f"threshold <b>{expl['threshold']:.4g}</b>")
     if expl is not None and expl["focus"] is not None:

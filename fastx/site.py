@@ -37,14 +37,14 @@ import json
 import math
 import re
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from . import _core
-from .errors import FastxError, InputError, ModelError
+from .errors import InputError, ModelError
 
 FORMAT = "fastx-site-rules"
 VERSION = 1

@@ -1,7 +1,5 @@
 """Public API behaviour on good and hostile input: a result or a typed fastx error."""
-import io
 import json
-import os
 import tarfile
 
 import pytest

@@ -2,7 +2,6 @@
 line blocks, URL similarity and the reference choice."""
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 

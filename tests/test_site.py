@@ -3,7 +3,6 @@ learning on a synthetic site, persistence, the method and the CLI."""
 import json
 import random
 
-import numpy as np
 import pytest
 
 import fastx

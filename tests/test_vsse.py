@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 import fastx
 from fastx import _core
 from fastx import characteristics as chars
-from fastx.methods.vsse import seeds, vsse
+from fastx.methods.vsse import seeds
 
 ARTICLE = """<html><head><title>Volcano erupts near the island village</title>
 <meta name="description" content="A volcano erupted on Sunday near the island village."></head>
