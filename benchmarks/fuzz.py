@@ -3,6 +3,7 @@
     python benchmarks/fuzz.py atheris --runs 1000000 --jobs 2   # coverage-guided (pip install atheris)
     python benchmarks/fuzz.py hypothesis --examples 200000      # property-based, same target
     python benchmarks/fuzz.py memory --n 100000                 # RSS across 100,000 extractions
+    python benchmarks/fuzz.py patterns --seconds 600            # hunt quadratic shapes past the guard
 
 The target (`one_input`) feeds fastx.extract / fastx.parse with what a fuzzer
 hands it, steered by the first two bytes: raw bytes, str with lone
@@ -20,6 +21,11 @@ modules of fastx are instrumented for coverage (the Cython core is not).
 Like benchmarks/pipeline_eval.py, the run imports a private copy of fastx/
 (taken at start: FASTX_FUZZ_PKG), so a rebuild of the work tree cannot swap
 the extension under it.
+
+patterns: random short token patterns repeated 30,000 times (the shape of
+every quadratic corner of the HTML tree builder), run through the guard,
+then timed in lexbor; any over --slow seconds is printed (add it to
+MODEL_REGRESSIONS in tests/test_fuzz.py once the guard models it).
 
 memory: 100,000 extractions of dev pages (random windows, byte mutations,
 the default method) in one process; RSS from /proc/self/statm after each
@@ -95,7 +101,7 @@ def one_input(data: bytes) -> None:
             pass
         return
     mode, arg, body = data[0] % 8, data[1], data[2:]
-    method = METHODS[arg % len(METHODS)] if mode == 2 else "cetd"
+    method = METHODS[arg % len(METHODS)] if mode == 2 else None
     kw = {}
     try:
         if mode == 3:
@@ -117,7 +123,7 @@ def one_input(data: bytes) -> None:
                 except fastx.FastxError:
                     pass
             return
-        r = fastx.extract(html, method=method, **kw)
+        r = fastx.extract(html, **({"method": method} if method else {}), **kw)
         assert isinstance(r.text, str) and isinstance(r.title, str)
     except fastx.FastxError:
         pass
@@ -274,6 +280,38 @@ def run_hypothesis(a) -> int:
     return 0
 
 
+PATTERN_TOKENS = TOKENS + [
+    "x", " ", "<p><b id=%d>", "<div id=%d>", "</b>", "</i>", "<font color=%d>", "<dd>", "<dt>", "<ol>",
+    "<h2>", "</h2>", "<form>", "</form>", "<li>", "</li>", "</p>", "</td>", "</tr>", "<tbody>", "<th>",
+    "<colgroup>", "<col>", "<optgroup>", "<ruby>", "<rt>", "<rb>", "<frame>", "<image>", "<keygen>",
+    "<listing>", "<menu>", "<menuitem>", "<search>", "<hgroup>", "<address>", "<summary>", "<details>",
+    "<dialog>", "<fieldset>", "<legend>", "<x-custom>", "<mi>", "<font>", "<svg>", "<desc>", "</math>"]
+
+
+def run_patterns(a) -> int:
+    _load_fastx()
+    from selectolax.lexbor import LexborHTMLParser
+    tokens = [t for t in PATTERN_TOKENS if t != "<plaintext>"]
+    rng = random.Random(a.seed)
+    worst, slow, n = [], 0, 0
+    end = time.perf_counter() + a.seconds
+    while time.perf_counter() < end:
+        pattern = [rng.choice(tokens) for _ in range(rng.randrange(1, 7))]
+        html = "".join(t % r if "%d" in t else t for r in range(a.reps) for t in pattern)
+        data = fastx._core.guard_html(html.encode("utf-8", "surrogatepass"))
+        t = time.perf_counter()
+        LexborHTMLParser(data)
+        dt = time.perf_counter() - t
+        n += 1
+        worst = sorted(worst + [(dt, pattern)], reverse=True)[:5]
+        if dt > a.slow:
+            slow += 1
+            print(f"SLOW {dt:.2f} s: {pattern}", flush=True)
+    print(f"patterns: {n:,} shapes x {a.reps:,} repetitions, {slow} over {a.slow} s; slowest: "
+          + "; ".join(f"{d:.2f} s {p}" for d, p in worst))
+    return 1 if slow else 0
+
+
 def rss_mb() -> float:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
@@ -306,7 +344,7 @@ def run_memory(a) -> int:
                     b[rng.randrange(len(b))] = rng.randrange(256)
             data = bytes(b)
         try:
-            fastx.extract(data, method=a.method)
+            fastx.extract(data, **({"method": a.method} if a.method else {}))
         except fastx.FastxError:
             pass
         if i % a.every == 0:
@@ -341,14 +379,20 @@ def main() -> int:
     hy = sub.add_parser("hypothesis", help="property-based run of the same target")
     hy.add_argument("--examples", type=int, default=100_000)
     hy.add_argument("--max-len", type=int, default=65536)
+    pa = sub.add_parser("patterns", help="repeated token patterns: quadratic shapes past the guard")
+    pa.add_argument("--seconds", type=float, default=300)
+    pa.add_argument("--reps", type=int, default=30_000)
+    pa.add_argument("--slow", type=float, default=1.0, help="seconds of lexbor that count as a finding")
+    pa.add_argument("--seed", type=int, default=1)
     me = sub.add_parser("memory", help="RSS across many extractions")
     me.add_argument("--n", type=int, default=100_000)
     me.add_argument("--every", type=int, default=10_000)
-    me.add_argument("--method", default="cetd")
+    me.add_argument("--method", default=None, help="default: fastx.extract's default method")
     me.add_argument("--trim", action="store_true",
                     help="sample RSS after glibc's malloc_trim (live memory, not the allocator's free pages)")
     a = ap.parse_args()
-    return {"atheris": run_atheris, "hypothesis": run_hypothesis, "memory": run_memory}[a.engine](a)
+    return {"atheris": run_atheris, "hypothesis": run_hypothesis, "memory": run_memory,
+            "patterns": run_patterns}[a.engine](a)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ except to print the validation figures at the end.
 
 Labels: ``fastx._labels`` aligns each gold text to the page's text nodes (the
 covered share of each node's tokens); both trained methods learn from them.
+Reader comments are not main content: Dragnet's gold appends them after a
+marker line, and the labels use the text before it (``main_text``).  The
+validation figures score against compare.py's gold, comments included.
 
 Models written:
 
@@ -22,8 +25,8 @@ Models written:
 - ``fastx/data/default_model.npz``: the ``default`` method's tree ensemble
   (LightGBM, soft-label cross-entropy on the units' covered token shares),
   as complete trees of one depth.  5-fold out-of-fold predictions (folds by
-  page) choose the probability threshold (the best page-averaged F1 on the
-  training pages) and the early-exit margins (at each checkpoint, the
+  page) choose the unit and page thresholds (the best mean over corpora of
+  the page-averaged F1 on the training pages) and the early-exit margins (at each checkpoint, the
   distance from the threshold beyond which the partial sum's decision
   almost never differs from the whole ensemble's).
 
@@ -49,7 +52,7 @@ for p in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(p))
 
 import fastx  # noqa: E402
-from fastx._labels import group_labels, text_node_labels  # noqa: E402
+from fastx._labels import group_labels, main_text, text_node_labels  # noqa: E402
 from fastx.bayes import PAPER_BLOCK_TAGS, TABLE_BLOCK_TAGS, BayesModel  # noqa: E402
 from fastx.evaluate import tokens  # noqa: E402
 from fastx.methods import default as dm  # noqa: E402
@@ -65,9 +68,11 @@ PARAMS = {
     "force_row_wise": True, "num_threads": 2, "verbose": -1,
 }
 ROUNDS = 120
-EXIT_AT = tuple(range(10, ROUNDS, 10))     # early-exit checkpoints (trees evaluated)
+EXIT_AT = (5,) + tuple(range(10, ROUNDS, 10))     # early-exit checkpoints (trees evaluated)
 EXIT_FLIPS = 2e-5                          # decisions early exit may change, per checkpoint
 EXIT_MIN_MARGIN = 0.25                     # log-odds
+UNIT_GRID = np.round(np.arange(0.30, 0.71, 0.02), 2)          # unit thresholds tried
+PAGE_GRID = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9)                     # page thresholds tried
 
 
 @dataclass
@@ -90,7 +95,7 @@ def prepare(corpus: str, pid: str, html: bytes, meta: dict) -> Page:
     ulab, utok = group_labels(unit_of, len(units), label, ntok)
     bayes = {"paper": BayesModel.count_blocks(doc, label, ntok, PAPER_BLOCK_TAGS),
              "table": BayesModel.count_blocks(doc, label, ntok, TABLE_BLOCK_TAGS)}
-    return Page(corpus, pid, len(tokens(gold)), units, np.asarray(X).copy(),
+    return Page(corpus, pid, len(tokens(main_text(gold))), units, np.asarray(X).copy(),
                 ulab, utok, bayes)
 
 
@@ -160,29 +165,50 @@ def complete_trees(booster, depth: int):
     return feat, thr, leaf
 
 
-def exit_schedule(partial: np.ndarray, full: np.ndarray, cut: float) -> np.ndarray:
+def exit_schedule(partial: np.ndarray, full: np.ndarray, cuts: tuple[float, ...]) -> np.ndarray:
     """Early-exit margins from out-of-fold scores.
 
-    `partial[c]`: each unit's score after EXIT_AT[c] trees, `full`: after all.
-    At each checkpoint, of the units still running, those whose partial
-    decision differs from the final one and whose distance to `cut` exceeds
-    the margin may be at most EXIT_FLIPS of all units; the margin is the
-    smallest such distance (at least EXIT_MIN_MARGIN)."""
-    final = full >= cut
+    `partial[c]`: each unit's score after EXIT_AT[c] trees, `full`: after all;
+    `cuts`: the decision thresholds (log-odds).  At each checkpoint, of the
+    units still running, those farther than the margin from every cut whose
+    partial decision at some cut differs from the final one may be at most
+    EXIT_FLIPS of all units; the margin is the smallest such distance (at
+    least EXIT_MIN_MARGIN)."""
     active = np.ones(len(full), dtype=bool)
     budget = int(EXIT_FLIPS * len(full))
     margins = []
     for part in partial:
-        dist = np.abs(part - cut)
-        wrong = np.sort(dist[active & ((part >= cut) != final)])[::-1]
-        margin = max(float(wrong[budget]) if len(wrong) > budget else 0.0, EXIT_MIN_MARGIN)
+        dist = np.min([np.abs(part - c) for c in cuts], axis=0)
+        wrong = np.zeros(len(full), dtype=bool)
+        for c in cuts:
+            wrong |= (part >= c) != (full >= c)
+        far = np.sort(dist[active & wrong])[::-1]
+        margin = max(float(far[budget]) if len(far) > budget else 0.0, EXIT_MIN_MARGIN)
         margins.append(margin)
         active &= dist <= margin
     return np.array(margins, dtype=np.float32)
 
 
+def choose_thresholds(pages: list[Page], probs: list[np.ndarray]) -> tuple[float, float, float]:
+    """(unit threshold, page threshold, F1): the pair with the best mean over
+    corpora of the page-averaged F1 (approx_f1) of out-of-fold probabilities.
+    A page whose best unit stays below the page threshold keeps nothing."""
+    by_corpus: dict[str, list[int]] = {}
+    for i, p in enumerate(pages):
+        by_corpus.setdefault(p.corpus, []).append(i)
+    best = (0.5, 0.0, -1.0)
+    for pt in PAGE_GRID:
+        gated = [p if len(p) and p.max() >= pt else np.zeros_like(p) for p in probs]
+        for t in UNIT_GRID:
+            f1 = statistics.mean(approx_f1([pages[i] for i in idx], [gated[i] for i in idx], t)
+                                 for idx in by_corpus.values())
+            if f1 > best[2] + 1e-9:
+                best = (float(t), float(pt), f1)
+    return best
+
+
 def train_default(pages: list[Page], verbose=True) -> dm.DefaultModel:
-    """The default model: LightGBM on all training units; threshold and
+    """The default model: LightGBM on all training units; thresholds and
     early-exit margins from 5-fold out-of-fold predictions (folds by page)."""
     X = np.vstack([p.X for p in pages])
     y = np.concatenate([p.label for p in pages])
@@ -198,20 +224,19 @@ def train_default(pages: list[Page], verbose=True) -> dm.DefaultModel:
         for c, k in enumerate(EXIT_AT):
             partial[c, te] = b.predict(X[te], raw_score=True, num_iteration=k)
     probs = np.split(1 / (1 + np.exp(-z)), np.cumsum(sizes)[:-1])
-    grid = np.round(np.arange(0.30, 0.71, 0.02), 2)
-    f1s = [approx_f1(pages, probs, t) for t in grid]
-    best = float(grid[int(np.argmax(f1s))])
-    margins = exit_schedule(partial, z, dm.logit(best))
+    t, pt, f1 = choose_thresholds(pages, probs)
+    margins = exit_schedule(partial, z, (dm.logit(t), dm.logit(pt)))
     booster = fit_trees(X, y, w)
-    model = dm.DefaultModel(PARAMS["max_depth"], *complete_trees(booster, PARAMS["max_depth"]), best,
-                            EXIT_AT, margins)
+    model = dm.DefaultModel(PARAMS["max_depth"], *complete_trees(booster, PARAMS["max_depth"]), t,
+                            EXIT_AT, margins, pt)
     if verbose:
-        full = model.log_odds(X, early_exit=False) >= dm.logit(best)
-        fast = model.log_odds(X) >= dm.logit(best)
-        print(f"default: {model.trees} trees of depth {model.depth}; threshold {best:.2f} "
-              f"(out-of-fold approx F1 {max(f1s):.4f}, at 0.5 {approx_f1(pages, probs, 0.5):.4f}); "
-              f"early exit margins {np.round(margins, 2).tolist()} change {int((full != fast).sum())} "
-              f"of {len(y)} training decisions", flush=True)
+        full = model.log_odds(X)
+        fast = model.log_odds(X, early_exit=True)
+        changed = sum(int(((full >= c) != (fast >= c)).sum()) for c in (dm.logit(t), dm.logit(pt)))
+        print(f"default: {model.trees} trees of depth {model.depth}; threshold {t:.2f}, page threshold "
+              f"{pt:.2f} (out-of-fold approx F1, mean over corpora, {f1:.4f}); early-exit margins "
+              f"{[round(float(m), 2) for m in margins]} change {changed} of {len(y)} training decisions",
+              flush=True)
     return model
 
 

@@ -35,7 +35,7 @@ DEF _GBT_ANC = 4              # ancestors described per unit
 DEF _GBT_GROUPS = 16          # class/id word groups
 DEF _GBT_FAR = 16             # "no ancestor carries the group"
 DEF _GBT_TITLE_MAX = 64       # tokens of the title / description used
-DEF _GBT_SCAN_MAX = 32        # tokens of a unit compared with title / description
+DEF _GBT_SCAN_MAX = 16        # tokens of a unit compared with title / description
 DEF _GBT_NSEM = 12            # semantic bits
 DEF _GBT_HT = 512             # open-addressing table size (power of 2)
 
@@ -98,9 +98,10 @@ _GBT_TAG_SEMANTICS = {
     "figure": _GS_FIGURE, "figcaption": _GS_FIGURE,
 }
 
-# class/id word groups: (name, [(word, prefix?)]); a token matches a prefix
-# word when it starts with it, an exact word only when equal.  Tokens are the
-# lower-cased alphanumeric runs of class and id values, split at camelCase.
+# class/id word groups: (name, words).  A token matches "word*" when it starts
+# with the word, a plain word only when equal.  Tokens are the lower-cased
+# alphanumeric runs of class and id values, split at camelCase.  The words
+# are generic boilerplate/content vocabulary, never a site's own names.
 GBT_WORD_GROUPS = (
     ("comment", ("comment*", "disqus*", "respond*", "reply*", "replies", "discuss*", "talkback*")),
     ("footer", ("footer*", "foot", "copyright*", "legal*", "colophon*", "bottom*")),
@@ -116,7 +117,7 @@ GBT_WORD_GROUPS = (
     ("header", ("header*", "masthead*", "logo*", "brand*", "top", "head", "branding*")),
     ("modal", ("subscri*", "newsletter*", "signup*", "login*", "register*", "account*", "modal*", "popup*",
                "cookie*", "consent*", "overlay*", "paywall*", "signin*", "alert*")),
-    ("tags", ("tag", "tags", "tagged", "category*", "categor*", "topic*", "label*", "keyword*")),
+    ("tags", ("tag", "tags", "tagged", "categor*", "topic*", "label*", "keyword*")),
     ("meta", ("meta*", "byline*", "author*", "date*", "time", "timestamp*", "posted*", "published*",
               "dateline*", "info", "pubdate*", "updated*")),
     ("media", ("caption*", "credit*", "photo*", "image*", "img", "media*", "figure*", "gallery*", "video*",
@@ -124,7 +125,7 @@ GBT_WORD_GROUPS = (
     ("article", ("article*", "post*", "entry*", "story*", "hentry", "blog*", "news*")),
     ("content", ("content*", "body*", "text*", "main*", "primary*", "detail*", "single*", "copy", "prose*",
                  "rich*", "markdown*", "page*")),
-    ("title", ("title*", "headline*", "heading*", "h1", "headline*")),
+    ("title", ("title*", "headline*", "heading*", "h1")),
     ("list", ("list*", "item*", "card*", "tile*", "summary*", "excerpt*", "feed*", "archive*", "listing*",
               "grid*", "index*")),
 )
@@ -336,14 +337,6 @@ cdef inline int _gbt_set_find(const _GbtSet *t, uint32_t h) noexcept nogil:
             return t.idx[slot]
         slot = (slot + 1) & (_GBT_HT - 1)
     return -1
-
-
-cdef inline int _gbt_popcount(uint64_t x) noexcept nogil:
-    cdef int c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
 
 
 # ---------------------------------------------------------------- features
@@ -620,9 +613,9 @@ cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_s
     else:
         x[_GF_PAGE + 7] = 1           # after it
     x[_GF_PAGE + 8] = _gbt_ratio(ac[9], ac[7])
-    x[_GF_PAGE + 9] = _gbt_ratio(_gbt_popcount(tbits[2 * u]), ntitle)
+    x[_GF_PAGE + 9] = _gbt_ratio(_lcs_popcount(tbits[2 * u]), ntitle)
     x[_GF_PAGE + 10] = _gbt_ratio(ac[10], ac[7])
-    x[_GF_PAGE + 11] = _gbt_ratio(_gbt_popcount(tbits[2 * u + 1]), ndesc)
+    x[_GF_PAGE + 11] = _gbt_ratio(_lcs_popcount(tbits[2 * u + 1]), ndesc)
     for g in range(_GBT_NSEM):
         x[_GF_SEM + g] = 1.0 if sem[b] & (1 << g) else 0.0
     # level distance to the nearest ancestor-or-self naming each word group
@@ -720,11 +713,12 @@ cdef inline void _gbt_tree(const float *X, Py_ssize_t F, const int32_t *rows, Py
 
 cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                         const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
-                        const float *exit_margin, Py_ssize_t nexit, double cut, double *out,
+                        const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double *out,
                         int32_t *rows) noexcept nogil:
     """out[r] = sum of the trees' leaves for every row (early exit: see gbt_predict).
     `rows` is scratch space for m row indices; out must hold m zeros (or a base)."""
     cdef Py_ssize_t inner = (1 << depth) - 1, t, a, j, c = 0, na = m
+    cdef double v, e
     for a in range(m):
         rows[a] = <int32_t>a
     for t in range(nt):
@@ -732,9 +726,11 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
         while c < nexit and exit_at[c] <= t + 1:
             if exit_at[c] == t + 1:
                 j = 0
+                e = exit_margin[c]
                 for a in range(na):
-                    if out[rows[a]] - cut <= exit_margin[c] and cut - out[rows[a]] <= exit_margin[c]:
-                        rows[j] = rows[a]
+                    v = out[rows[a]]
+                    if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e):
+                        rows[j] = rows[a]        # still near a decision threshold: continue
                         j += 1
                 na = j
             c += 1
@@ -779,7 +775,7 @@ cdef class _GbtModel:
         self.exit_at = <const int32_t *>cnp.PyArray_DATA(ea)
         self.exit_margin = <const float *>cnp.PyArray_DATA(em)
 
-    cdef object predict(self, object X, double cut, bint early):
+    cdef object predict(self, object X, double cut, double cut2, bint early):
         cdef cnp.ndarray x = np.ascontiguousarray(X, dtype=np.float32)
         if x.ndim != 2 or (x.shape[0] and x.shape[1] < self.width):
             raise ValueError(f"X must have one row per unit and at least {self.width} columns")
@@ -795,7 +791,7 @@ cdef class _GbtModel:
         cdef Py_ssize_t F = x.shape[1]
         with nogil:
             _gbt_ensemble(xp, m, F, self.depth, self.feat, self.thr, self.leaf, self.nt,
-                          self.exit_at, self.exit_margin, self.nexit if early else 0, cut, op, rows)
+                          self.exit_at, self.exit_margin, self.nexit if early else 0, cut, cut2, op, rows)
         free(rows)
         return out
 
@@ -805,7 +801,7 @@ def gbt_model(int depth, object feat, object thr, object leaf, object exit_at=No
     return _GbtModel(depth, feat, thr, leaf, exit_at, exit_margin)
 
 
-def gbt_predict(_GbtModel model, object X, double cut=0.0, bint early_exit=False):
+def gbt_predict(_GbtModel model, object X, object cuts=()):
     """Raw scores (log-odds) of a tree ensemble stored as complete trees.
 
     Tree t is a complete binary tree of `depth` levels, breadth-first:
@@ -817,63 +813,77 @@ def gbt_predict(_GbtModel model, object X, double cut=0.0, bint early_exit=False
     Trees are evaluated one at a time over the rows (each stays in cache),
     each walk branch-free (k = 2k + 1 + (x > thr)), eight rows interleaved.
 
-    Early exit: after the first exit_at[c] trees, a row whose score is more
-    than exit_margin[c] away from `cut` (the decision threshold's log-odds)
-    stops, keeping its partial sum.  The margins are calibrated on training
-    pages so that the decision (score >= cut) rarely differs from the full
-    ensemble's."""
-    return model.predict(X, cut, early_exit)
+    Early exit, when `cuts` names the decision thresholds (one or two
+    log-odds): after the first exit_at[c] trees, a row whose score is more
+    than exit_margin[c] away from every cut stops, keeping its partial sum.
+    The margins are calibrated on training pages so that the decisions
+    (score >= cut) rarely differ from the full ensemble's."""
+    cuts = tuple(float(c) for c in cuts)
+    if len(cuts) > 2:
+        raise ValueError("at most two decision thresholds")
+    if not cuts:
+        return model.predict(X, 0.0, 0.0, False)
+    return model.predict(X, cuts[0], cuts[len(cuts) - 1], True)
+
+
+cdef inline bint _gbt_reads_like_title(const float *x, double min_overlap) noexcept nogil:
+    """A short unit (at most _GBT_SCAN_MAX words, all compared) whose tokens are mostly
+    title tokens and that covers most of the title (both >= min_overlap)."""
+    return x[_GF_U + 3] <= _GBT_SCAN_MAX and x[_GF_PAGE + 8] >= min_overlap \
+        and x[_GF_PAGE + 9] >= min_overlap
 
 
 cdef void _gbt_headline(const float *X, Py_ssize_t m, uint8_t *keep, double min_overlap) noexcept nogil:
     """Keep the headline: when no kept unit reads like the <title>, the heading
-    unit before the first kept one whose tokens are mostly title tokens and
-    that covers most of the title (both >= min_overlap; best sum wins)."""
+    unit before the first kept one that does (best overlap sum) is kept."""
     cdef Py_ssize_t u, first = -1, best = -1
     cdef double v, bestv = -1.0
-    cdef bint match
     for u in range(m):
-        match = X[u * GBT_NFEAT + _GF_PAGE + 8] >= min_overlap and X[u * GBT_NFEAT + _GF_PAGE + 9] >= min_overlap
         if keep[u]:
-            if match:
+            if _gbt_reads_like_title(X + u * GBT_NFEAT, min_overlap):
                 return
             if first < 0:
                 first = u
     for u in range(first if first > 0 else 0):
         v = X[u * GBT_NFEAT + _GF_PAGE + 8] + X[u * GBT_NFEAT + _GF_PAGE + 9]
-        if X[u * GBT_NFEAT + _GF_PAGE + 8] >= min_overlap and X[u * GBT_NFEAT + _GF_PAGE + 9] >= min_overlap \
-                and X[u * GBT_NFEAT + _GF_B + 1] > 0 and v > bestv:
+        if X[u * GBT_NFEAT + _GF_B + 1] > 0 and _gbt_reads_like_title(X + u * GBT_NFEAT, min_overlap) \
+                and v > bestv:
             best, bestv = u, v
     if best >= 0:
         keep[best] = 1
 
 
-def default_keep(Doc d, _GbtModel model, double cut, bint headline=True, double min_overlap=0.6):
+def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
+                 double min_overlap=0.6):
     """Keep mask of the `default` method in one call: the unit features
-    (`default_features`), the ensemble's log-odds with early exit, units at
-    or above `cut` kept, the headline rule (`headline`), and the node mask
-    (a node is kept with its unit)."""
+    (`default_features`), the ensemble's log-odds (early exit at both cuts),
+    nothing when no unit reaches `page_cut` (a page without main content),
+    else the units at or above `cut`, the headline rule (`headline`), and the
+    node mask (a node is kept with its unit)."""
     unit_of_arr, units_arr, X_arr = _gbt_features(d)
     cdef Py_ssize_t m = units_arr.shape[0], i, n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:
         return keep
-    z = model.predict(X_arr, cut, True)
+    z = model.predict(X_arr, cut, page_cut, True)
     cdef const double *zp = <const double *>cnp.PyArray_DATA(z)
     cdef const float *xp = <const float *>cnp.PyArray_DATA(X_arr)
     cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
     cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
     cdef uint8_t *uk = <uint8_t *>malloc(m)
+    cdef bint any_page = False
     if uk == NULL:
         raise MemoryError()
     with nogil:
         for i in range(m):
             uk[i] = zp[i] >= cut
-        if headline:
-            _gbt_headline(xp, m, uk, min_overlap)
-        for i in range(n):
-            if uo[i] >= 0:
-                kp[i] = uk[uo[i]]
+            any_page = any_page or zp[i] >= page_cut
+        if any_page:
+            if headline:
+                _gbt_headline(xp, m, uk, min_overlap)
+            for i in range(n):
+                if uo[i] >= 0:
+                    kp[i] = uk[uo[i]]
     free(uk)
     return keep
 

@@ -64,6 +64,9 @@ cdef enum:
     _G_ADP = 1 << 24          # address div p (the li/dd/dt loop passes them)
     _G_IGNORE = 1 << 25       # html head body: never pushed again
     _G_RECON = 1 << 26        # special, yet its start tag reconstructs the active formatting elements
+    _G_SVG_HIP = 1 << 27      # SVG HTML integration points (_G_INTEGRATION: the MathML ones)
+    _G_IMPLIED = 1 << 28      # closed by "generate implied end tags"
+    _G_RUBY = 1 << 29         # rb rtc rp rt: close the implied end tags in a ruby
 
 DEF _GUARD_HT = 512           # known-name table (power of 2)
 DEF _GUARD_UNKNOWN = 1024     # id buckets for other names
@@ -82,7 +85,8 @@ cdef int32_t _guard_id_nobr = 0, _guard_id_button = 0, _guard_id_tr = 0, _guard_
 cdef int32_t _guard_id_th = 0, _guard_id_tbody = 0, _guard_id_thead = 0, _guard_id_tfoot = 0
 cdef int32_t _guard_id_table = 0, _guard_id_select = 0, _guard_id_option = 0, _guard_id_optgroup = 0
 cdef int32_t _guard_id_caption = 0, _guard_id_template = 0, _guard_id_br = 0
-cdef int32_t _guard_id_colgroup = 0, _guard_id_form = 0
+cdef int32_t _guard_id_colgroup = 0, _guard_id_form = 0, _guard_id_svg = 0
+cdef int32_t _guard_id_ruby = 0, _guard_id_rtc = 0, _guard_id_input = 0, _guard_id_rb = 0
 cdef int32_t _guard_id_h[6]
 
 
@@ -118,7 +122,8 @@ def _guard_categories():
     add("dd dt", _G_DDDT)
     add("applet marquee object td th caption template", _G_MARKER)
     add("svg math", _G_FOREIGN)
-    add("mi mo mn ms mtext annotation-xml foreignobject desc title", _G_INTEGRATION)
+    add("mi mo mn ms mtext annotation-xml", _G_INTEGRATION)      # in the MathML namespace
+    add("foreignobject desc title", _G_SVG_HIP)                   # in the SVG namespace
     # (font only breaks out with color/face/size; counting it always keeps the model on the safe side)
     add("b big blockquote body br center code dd div dl dt em embed font h1 h2 h3 h4 h5 h6 head hr i img "
         "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var",
@@ -133,7 +138,9 @@ def _guard_categories():
     add("html head body", _G_IGNORE)
     add("applet marquee object area br embed img keygen wbr input select button xmp optgroup option "
         "math svg image", _G_RECON)
-    add("span", 0)
+    add("dd dt li optgroup option p rb rp rt rtc", _G_IMPLIED)
+    add("rb rtc rp rt", _G_RUBY)
+    add("span ruby", 0)
     return cats
 
 
@@ -190,6 +197,9 @@ def _guard_init():
     global _guard_id_caption, _guard_id_template, _guard_id_br, _guard_id_colgroup, _guard_id_form
     _guard_id_caption, _guard_id_template, _guard_id_br = ids["caption"], ids["template"], ids["br"]
     _guard_id_colgroup, _guard_id_form = ids["colgroup"], ids["form"]
+    global _guard_id_svg, _guard_id_ruby, _guard_id_rtc, _guard_id_input, _guard_id_rb
+    _guard_id_rb = ids["rb"]
+    _guard_id_svg, _guard_id_ruby, _guard_id_rtc, _guard_id_input = ids["svg"], ids["ruby"], ids["rtc"], ids["input"]
     _guard_id_p, _guard_id_li, _guard_id_dd, _guard_id_dt = ids["p"], ids["li"], ids["dd"], ids["dt"]
     _guard_id_a, _guard_id_nobr, _guard_id_button = ids["a"], ids["nobr"], ids["button"]
     _guard_id_tr, _guard_id_td, _guard_id_th = ids["tr"], ids["td"], ids["th"]
@@ -228,7 +238,7 @@ cdef struct _GuardEntry:
     int32_t b_special
     int32_t b_lialg       # nearest special element other than address/div/p
     int32_t b_html        # nearest element in the HTML namespace
-    uint8_t foreign
+    uint8_t foreign       # namespace: 0 HTML, 1 SVG, 2 MathML
 
 
 cdef struct _GuardFmt:    # an entry of the list of active formatting elements
@@ -317,15 +327,17 @@ cdef inline int32_t _guard_noah(_Guard *g, uint32_t key) noexcept nogil:
 
 # ---- the stack of open elements
 
-cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, bint foreign, uint32_t key) noexcept nogil:
+cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, uint8_t foreign, uint32_t key) noexcept nogil:
     cdef int32_t k = g.depth
     cdef _GuardEntry *e
     cdef _GuardEntry *p
+    cdef bint integration
     if k >= g.cap:
         return
     e = &g.stack[k]
     if foreign:
-        cat = (_G_SCOPE | _G_BUTTON | _G_LISTS | _G_SPECIAL) if cat & _G_INTEGRATION else 0
+        integration = (foreign == 2 and cat & _G_INTEGRATION) or (foreign == 1 and cat & _G_SVG_HIP)
+        cat = (_G_SCOPE | _G_BUTTON | _G_LISTS | _G_SPECIAL) if integration else 0
     e.id = ident
     e.cat = cat
     e.foreign = foreign
@@ -393,7 +405,7 @@ cdef void _guard_reconstruct(_Guard *g) noexcept nogil:
     for k in range(i, g.afe_len):
         if g.depth >= g.cap:
             break
-        _guard_push(g, g.afe[k].id, _guard_cat[g.afe[k].id], False, 0)
+        _guard_push(g, g.afe[k].id, _guard_cat[g.afe[k].id], 0, 0)
         g.afe[k].at = g.depth - 1
         g.reconstructed += 1
     if g.reconstructed > g.max_reconstructed:
@@ -420,6 +432,11 @@ cdef inline int32_t _guard_base(_Guard *g, int kind) noexcept nogil:
 
 cdef inline int32_t _guard_max2(int32_t a, int32_t b) noexcept nogil:
     return a if a > b else b
+
+
+cdef inline bint _guard_select_in_scope(_Guard *g) noexcept nogil:
+    cdef int32_t j = g.top_of[_guard_id_select]
+    return j >= 0 and j >= _guard_base(g, 0)
 
 
 cdef inline bint _guard_in_foreign(_Guard *g) noexcept nogil:
@@ -464,29 +481,62 @@ cdef enum:
 
 
 cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing, uint32_t key) noexcept nogil:
-    """Model a start tag: _GUARD_DROP (leave it out), _GUARD_HTML or _GUARD_FOREIGN_TAG (kept)."""
-    cdef int32_t j, noah, implied
-    if _guard_in_foreign(g):
-        if cat & _G_BREAKOUT:
-            while _guard_in_foreign(g):
-                _guard_pop_to(g, g.depth - 1)
-        else:
-            if self_closing:
-                return _GUARD_FOREIGN_TAG
-            if g.depth >= g.max_depth:
-                return _GUARD_DROP
-            _guard_push(g, ident, cat, True, 0)
-            return _GUARD_FOREIGN_TAG
-    if cat & _G_IGNORE:
-        return _GUARD_HTML
-    if cat & _G_FOREIGN:
-        _guard_reconstruct(g)
+    """Model a start tag: _GUARD_DROP (leave it out), _GUARD_HTML or _GUARD_FOREIGN_TAG (kept).
+
+    The decision to drop comes first and changes nothing: lexbor never sees a
+    dropped tag, so the model must not act on it (close, pop, break out)."""
+    cdef int32_t j, noah, implied = 0
+    cdef bint ignored = False
+    cdef bint as_foreign = _guard_in_foreign(g) and not (cat & _G_BREAKOUT)
+    cdef bint table_ctx = g.top_of[_guard_id_table] >= 0 or g.top_of[_guard_id_template] >= 0
+    # 1. would the tag open an element, and may it?
+    if as_foreign or cat & _G_FOREIGN:
         if self_closing:
             return _GUARD_FOREIGN_TAG
         if g.depth >= g.max_depth:
             return _GUARD_DROP
-        _guard_push(g, ident, cat, True, 0)
+    elif cat & _G_IGNORE:
+        ignored = True                   # html, head, body again: merged or ignored (after breaking out)
+    elif (cat & (_G_CELL | _G_TR | _G_TSECT) or ident == _guard_id_caption
+          or ident == _guard_id_colgroup) and not table_ctx:
+        return _GUARD_HTML               # table structure outside a table: ignored
+    elif not cat & (_G_VOID | _G_RAW | _G_PLAINTEXT) and not (
+            ident == _guard_id_select and _guard_select_in_scope(g)):
+        if cat & (_G_TR | _G_CELL) and g.depth > 0 and not g.stack[g.depth - 1].foreign:
+            # rows and cells directly in a table get the tbody / tr the tree builder inserts
+            if g.stack[g.depth - 1].cat & _G_TABLE:
+                implied = 2 if cat & _G_CELL else 1
+            elif cat & _G_CELL and g.stack[g.depth - 1].cat & _G_TSECT:
+                implied = 1
+        if g.depth + implied >= g.max_depth:
+            return _GUARD_DROP
+        if cat & _G_FORMAT and not cat & _G_A and _guard_noah(g, key) < 0 \
+                and g.afe_len - _guard_afe_start(g) >= g.max_formatting:
+            return _GUARD_DROP
+    # 2. the tree builder's steps
+    if as_foreign:
+        _guard_push(g, ident, cat, g.stack[g.depth - 1].foreign, 0)   # the parent's namespace
         return _GUARD_FOREIGN_TAG
+    while _guard_in_foreign(g):          # an HTML tag breaks out of foreign content
+        _guard_pop_to(g, g.depth - 1)
+    if ignored:
+        return _GUARD_HTML
+    if cat & _G_FOREIGN:
+        _guard_reconstruct(g)
+        _guard_push(g, ident, cat, 1 if ident == _guard_id_svg else 2, 0)
+        return _GUARD_FOREIGN_TAG
+    if cat & _G_RUBY:
+        j = g.top_of[_guard_id_ruby]
+        if j >= 0 and j >= _guard_base(g, 0):
+            # rb, rtc: generate implied end tags; rp, rt: all but rtc
+            while g.depth > 0 and g.stack[g.depth - 1].cat & _G_IMPLIED and not (
+                    g.stack[g.depth - 1].id == _guard_id_rtc and ident != _guard_id_rtc
+                    and ident != _guard_id_rb):
+                _guard_pop_to(g, g.depth - 1)
+    if (ident == _guard_id_select or ident == _guard_id_input) and _guard_select_in_scope(g):
+        _guard_pop_to(g, g.top_of[_guard_id_select])
+        if ident == _guard_id_select:
+            return _GUARD_HTML           # <select> in a select closes it and is ignored
     if cat & _G_CLOSEP:
         j = g.top_of[_guard_id_p]
         if j >= 0 and j >= _guard_base(g, 1):
@@ -514,8 +564,9 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing,
             _guard_adoption(g, _guard_id_nobr)
     if cat & _G_BUTTON:
         j = g.top_of[_guard_id_button]
-        if j >= 0 and j >= _guard_base(g, 0):
-            _guard_pop_to(g, j)
+        if j >= 0 and j >= _guard_base(g, 0) and not (
+                _guard_select_in_scope(g) and g.top_of[_guard_id_select] > j):
+            _guard_pop_to(g, j)              # (a button in a select nests)
     if cat & (_G_OPTION | _G_OPTGROUP) and g.depth > 0 and g.stack[g.depth - 1].id == _guard_id_option:
         _guard_pop_to(g, g.depth - 1)
     if cat & _G_OPTGROUP and g.depth > 0 and g.stack[g.depth - 1].id == _guard_id_optgroup \
@@ -537,36 +588,26 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing,
     if cat & _G_TABLE and g.depth > 0 and not g.stack[g.depth - 1].foreign \
             and g.stack[g.depth - 1].cat & (_G_TABLE | _G_TSECT | _G_TR) and g.top_of[_guard_id_table] >= 0:
         _guard_pop_to(g, g.top_of[_guard_id_table])
-    if ident == _guard_id_select and g.top_of[_guard_id_select] >= 0:
-        _guard_pop_to(g, g.top_of[_guard_id_select])
-        return _GUARD_HTML               # <select> in a select closes it and is ignored
     if cat & _G_RECON or not cat & _G_SPECIAL:
         _guard_reconstruct(g)
     if cat & (_G_VOID | _G_RAW | _G_PLAINTEXT):
         return _GUARD_HTML               # no nesting: raw text ends at its own end tag
-    if (cat & (_G_CELL | _G_TR | _G_TSECT) or ident == _guard_id_caption or ident == _guard_id_colgroup) \
-            and g.top_of[_guard_id_table] < 0 and g.top_of[_guard_id_template] < 0:
-        return _GUARD_HTML               # table structure outside a table: the tree builder ignores it
-    # rows and cells directly in a table get the tbody / tr the tree builder inserts
+    # (the pops above may have made room: the implied tbody / tr count from here)
     implied = 0
     if cat & (_G_TR | _G_CELL) and g.depth > 0 and not g.stack[g.depth - 1].foreign:
         if g.stack[g.depth - 1].cat & _G_TABLE:
             implied = 2 if cat & _G_CELL else 1
         elif cat & _G_CELL and g.stack[g.depth - 1].cat & _G_TSECT:
             implied = 1
-    if g.depth + implied >= g.max_depth:
-        return _GUARD_DROP
     if implied == 2 or (implied == 1 and cat & _G_TR):
-        _guard_push(g, _guard_id_tbody, _guard_cat[_guard_id_tbody], False, 0)
+        _guard_push(g, _guard_id_tbody, _guard_cat[_guard_id_tbody], 0, 0)
     if implied and cat & _G_CELL:
-        _guard_push(g, _guard_id_tr, _guard_cat[_guard_id_tr], False, 0)
+        _guard_push(g, _guard_id_tr, _guard_cat[_guard_id_tr], 0, 0)
     if cat & _G_FORMAT:
         noah = _guard_noah(g, key)
         if noah >= 0:
             _guard_afe_delete(g, noah)
-        elif not cat & _G_A and g.afe_len - _guard_afe_start(g) >= g.max_formatting:
-            return _GUARD_DROP
-    _guard_push(g, ident, cat, False, key)
+    _guard_push(g, ident, cat, 0, key)
     return _GUARD_HTML
 
 
@@ -574,6 +615,10 @@ cdef void _guard_end(_Guard *g, int32_t ident, uint32_t cat) noexcept nogil:
     """Model an end tag."""
     cdef int32_t j = g.top_of[ident]
     cdef int k
+    if (ident == _guard_id_p or ident == _guard_id_br) and _guard_in_foreign(g):
+        while _guard_in_foreign(g):      # </p> and </br> leave foreign content, then act in HTML
+            _guard_pop_to(g, g.depth - 1)
+        j = g.top_of[ident]
     if _guard_in_foreign(g) and j >= 0 and g.stack[j].foreign and j > g.stack[g.depth - 1].b_html:
         _guard_pop_to(g, j)              # the walk for a foreign end tag stops at HTML elements
         return

@@ -12,6 +12,10 @@ methods are judged by (4-token shingles, ``fastx.evaluate.shingle_scores``):
    the gold's tokens marks its ``n`` tokens as *covered*;
 3. a text node's label is the share of its tokens that are covered.
 
+Comments are not main content: Dragnet's gold files append the page's reader
+comments after a ``!@#$%^&*()  COMMENTS`` line, and :func:`main_text` cuts
+them off before the alignment (compare.py scores against the whole file).
+
 A window may span several text nodes, so a short node (a link inside a
 paragraph, a one-word heading line) is covered when its neighbourhood reads
 like the gold, and a navigation word that happens to be a gold word is not
@@ -29,11 +33,19 @@ import numpy as np
 from . import _core
 from .evaluate import tokens
 
-__all__ = ["text_node_labels", "group_labels"]
+__all__ = ["main_text", "text_node_labels", "group_labels"]
+
+COMMENTS_MARK = "!@#$%^&*()  COMMENTS"     # Dragnet: the comments follow this line
+
+
+def main_text(gold: str) -> str:
+    """The gold text without a trailing comment section (Dragnet's format)."""
+    i = gold.find(COMMENTS_MARK)
+    return gold if i < 0 else gold[:i]
 
 
 def text_node_labels(doc, gold: str, n: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    """(label, ntok) over the Doc's nodes.
+    """(label, ntok) over the Doc's nodes, against the main text of `gold`.
 
     ``label[i]`` (float32) is the covered share of text node i's tokens, 0
     for elements and for nodes without tokens; ``ntok[i]`` (int32) is the
@@ -52,7 +64,7 @@ def text_node_labels(doc, gold: str, n: int = 4) -> tuple[np.ndarray, np.ndarray
         ntok[i] = len(toks)
         stream.extend(toks)
         owner.extend([int(i)] * len(toks))
-    gold_toks = tokens(gold)
+    gold_toks = tokens(main_text(gold))
     if not stream or not gold_toks:
         return label, ntok
     w = max(1, min(n, len(gold_toks)))

@@ -91,7 +91,7 @@ class Extraction:
         return self.text
 
 
-def extract(html: "str | bytes | Doc", url: str | None = None, method: str = "cetd",
+def extract(html: "str | bytes | Doc", url: str | None = None, method: str = "default",
             encoding: str | None = None, render=False, layout=None, **params) -> Extraction:
     """Extract the main content of a page with a registered method.
 

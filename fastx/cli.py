@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("extract", help="extract main content from files, directories, WARC files or stdin")
     ex.add_argument("inputs", nargs="*", help="HTML files, directories, WARC files (.warc, .warc.gz), "
                                               "or - for stdin (one page or a WARC stream)")
-    ex.add_argument("--method", default="cetd", help="extraction method (see `fastx methods`)")
+    ex.add_argument("--method", default="default", help="extraction method (see `fastx methods`)")
     ex.add_argument("--format", choices=("text", "json", "jsonl", "html", "parquet"), default=None,
                     help="default: text for one page, JSON lines for a batch (Parquet for -o *.parquet)")
     ex.add_argument("--html", action="store_true", help="with --format json/parquet: include cleaned HTML")

@@ -125,6 +125,41 @@ def test_guard_keeps_text_and_is_bounded():
     assert _core.guard_html(b"<p><b id=%d>x</p>" % 1 * 50_000, max_reconstructed=100, stats=True)[2] > 0
 
 
+# Shapes where an earlier model of the tree builder fell behind lexbor (found by
+# `benchmarks/fuzz.py patterns`): each repeats into thousands of levels without the guard.
+MODEL_REGRESSIONS = [
+    "<th><div>\x00<rb><hgroup>", "<menu><th><x-custom></template><html><div id={r}>",
+    "<rt><b><button><a href=x></p> ", "<optgroup>", "</li><button><svg><i>",
+    "><math><font color={r}><ruby><li><frameset>", "<math><legend><foreignObject><title><form></table>",
+    "</tr><math><title>", "<math></p><search><dt><rb>", "<hgroup><font color={r}></div><math>",
+    "<rb><ruby><<p><col><option>", "<input type=hidden><optgroup>--><mi><select><li>",
+    "<svg><body><x-custom></p>", "<button><input type=hidden><mi><select>", "<form><div></form>",
+    "<font color={r}></b><math><tr>", "<p><b id={r}>x</p><table><td></td></table>",
+]
+
+
+def lexbor_depth(data: bytes) -> int:
+    """Deepest element of lexbor's own tree (svg/math/template included), iteratively."""
+    from selectolax.lexbor import LexborHTMLParser
+    deepest, stack = 0, [(LexborHTMLParser(data).root, 0)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        child = node.child
+        while child is not None:
+            if child.tag != "-text":
+                stack.append((child, d + 1))
+            child = child.next
+    return deepest
+
+
+@pytest.mark.parametrize("shape", MODEL_REGRESSIONS)
+def test_guard_keeps_up_with_the_tree_builder(shape):
+    html = "".join(shape.replace("{r}", str(r)) for r in range(3000)).encode()
+    assert lexbor_depth(_core.guard_html(html)) <= _core.GUARD_MAX_DEPTH + _core.GUARD_MAX_FORMATTING + 8
+    assert fastx.extract(html).text is not None
+
+
 def test_guard_drops_never_join_text_into_new_tags():
     # '<' + a dropped tag + 'div>' must not become a <div> the guard did not count
     data = b"<div>" * 600 + b"<<div>div>" * 50_000 + b"end"

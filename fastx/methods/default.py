@@ -20,8 +20,10 @@ A gradient-boosted tree ensemble, trained offline by ``benchmarks/train.py``
 dev corpora, maps each vector to log-odds; ``_core.gbt_predict`` evaluates it
 from flat arrays shipped in ``fastx/data/default_model.npz``, with early exit
 for units whose decision is already certain.  Units whose probability
-reaches the model's threshold are kept; the headline (the heading before the
-kept text that reads like the page title) is kept with them.  Comments,
+reaches the model's threshold are kept, unless no unit of the page reaches
+the page threshold: then the page has no main content (an index or portal
+page) and nothing is kept.  The headline (the heading before the kept text
+that reads like the page title) is kept with the text.  Comments,
 navigation and the like are what the model learned to drop.
 
 Model file (numpy ``.npz``, no pickles): complete binary trees of one depth D,
@@ -29,8 +31,10 @@ breadth-first: ``depth``; ``feat`` (int32, trees x 2^D-1: feature tested);
 ``thr`` (float32, same shape: the first child when x <= thr; LightGBM's
 double thresholds rounded down to float32, which is exact for float32
 features); ``leaf`` (float32, trees x 2^D); ``exit_at``/``exit_margin`` (the
-early-exit schedule); ``threshold`` (probability); ``feature_names`` (checked
-against the kernel's at load); ``version``.
+early-exit schedule); ``threshold`` (a unit's probability to be kept) and
+``page_threshold`` (the probability the page's best unit needs, else the page
+has no main content); ``feature_names`` (checked against the kernel's at
+load); ``version``.
 """
 from __future__ import annotations
 
@@ -45,7 +49,8 @@ from . import register
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "default_model.npz"
 MODEL_VERSION = 2
-_ARRAYS = ("depth", "feat", "thr", "leaf", "exit_at", "exit_margin", "threshold", "feature_names", "version")
+_ARRAYS = ("depth", "feat", "thr", "leaf", "exit_at", "exit_margin", "threshold", "page_threshold",
+           "feature_names", "version")
 _CACHE: dict = {}
 
 
@@ -61,7 +66,7 @@ def logit(p: float) -> float:
 class DefaultModel:
     """The tree ensemble of the ``default`` method (see the module docstring)."""
 
-    def __init__(self, depth, feat, thr, leaf, threshold, exit_at=(), exit_margin=()):
+    def __init__(self, depth, feat, thr, leaf, threshold, exit_at=(), exit_margin=(), page_threshold=0.0):
         self.depth = int(depth)
         self.feat = np.ascontiguousarray(feat, dtype=np.int32)
         self.thr = np.ascontiguousarray(thr, dtype=np.float32)
@@ -69,12 +74,13 @@ class DefaultModel:
         self.exit_at = np.ascontiguousarray(exit_at, dtype=np.int32)
         self.exit_margin = np.ascontiguousarray(exit_margin, dtype=np.float32)
         self.threshold = float(threshold)
+        self.page_threshold = float(page_threshold)
         if self.feat.size and self.feat.max() >= len(_core.FEATURE_NAMES):
             raise ModelError("a tree tests a feature the kernel does not compute")
         if (np.diff(self.exit_at) <= 0).any() or (self.exit_margin < 0).any():
             raise ModelError("the early-exit schedule must be increasing tree counts with margins >= 0")
-        if not 0.0 < self.threshold < 1.0:
-            raise ModelError(f"threshold {self.threshold} is not a probability in (0, 1)")
+        if not 0.0 < self.threshold < 1.0 or not 0.0 <= self.page_threshold < 1.0:
+            raise ModelError(f"thresholds {self.threshold}, {self.page_threshold} are not probabilities")
         try:
             self._trees = _core.gbt_model(self.depth, self.feat, self.thr, self.leaf, self.exit_at,
                                           self.exit_margin)
@@ -85,16 +91,19 @@ class DefaultModel:
     def trees(self) -> int:
         return self.feat.shape[0]
 
-    def log_odds(self, X, threshold: float | None = None, early_exit: bool = True) -> np.ndarray:
+    def log_odds(self, X, early_exit: bool = False) -> np.ndarray:
         """Log-odds per unit (row of X).  With `early_exit`, a unit whose
-        decision at `threshold` is settled keeps its partial sum."""
-        cut = logit(self.threshold if threshold is None else threshold)
-        return _core.gbt_predict(self._trees, X, cut, early_exit)
+        decisions at the model's thresholds are settled keeps its partial sum."""
+        cuts = (logit(self.threshold), logit(self.page_threshold)) if early_exit else ()
+        return _core.gbt_predict(self._trees, X, cuts)
 
-    def keep(self, doc, threshold: float | None = None, headline: bool = True) -> np.ndarray:
-        """Node keep mask over `doc` (``_core.default_keep``)."""
-        return _core.default_keep(doc, self._trees, logit(self.threshold if threshold is None else threshold),
-                                  headline)
+    def keep(self, doc, threshold: float | None = None, page_threshold: float | None = None,
+             headline: bool = True) -> np.ndarray:
+        """Node keep mask over `doc` (``_core.default_keep``): nothing when no
+        unit reaches `page_threshold`, else the units reaching `threshold`."""
+        t = self.threshold if threshold is None else threshold
+        pt = self.page_threshold if page_threshold is None else page_threshold
+        return _core.default_keep(doc, self._trees, logit(t), logit(pt), headline)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":
@@ -111,17 +120,20 @@ class DefaultModel:
         if tuple(str(s) for s in a["feature_names"]) != tuple(_core.FEATURE_NAMES):
             raise ModelError(f"{path} was trained on other features than this build computes; "
                              "regenerate it with `python benchmarks/train.py`")
-        return cls(a["depth"], a["feat"], a["thr"], a["leaf"], a["threshold"], a["exit_at"], a["exit_margin"])
+        return cls(a["depth"], a["feat"], a["thr"], a["leaf"], a["threshold"], a["exit_at"], a["exit_margin"],
+                   a["page_threshold"])
 
     def save(self, path: "str | Path") -> None:
         with open(path, "wb") as fh:
             np.savez_compressed(fh, depth=np.int32(self.depth), feat=self.feat, thr=self.thr, leaf=self.leaf,
                                 exit_at=self.exit_at, exit_margin=self.exit_margin,
                                 threshold=np.float64(self.threshold),
+                                page_threshold=np.float64(self.page_threshold),
                                 feature_names=np.array(_core.FEATURE_NAMES), version=np.int32(MODEL_VERSION))
 
     def __repr__(self):
-        return f"<DefaultModel trees={self.trees} depth={self.depth} threshold={self.threshold:.2f}>"
+        return (f"<DefaultModel trees={self.trees} depth={self.depth} threshold={self.threshold:.2f} "
+                f"page_threshold={self.page_threshold:.2f}>")
 
 
 def features(doc):
@@ -138,19 +150,22 @@ def shipped() -> DefaultModel:
 
 
 @register("default", "fused trained unit scorer over every paper's features (the best fastx method)")
-def default(doc, threshold: float | None = None, model=None, headline: bool = True):
+def default(doc, threshold: float | None = None, page_threshold: float | None = None, model=None,
+            headline: bool = True):
     """Keep mask of the ``default`` method.
 
-    `threshold`: probability a unit needs (default: the model's, tuned on
-    the training split); `model`: a DefaultModel or a path to a model file
-    (default: the shipped one); `headline`: keep the heading that reads like
-    the page title."""
+    `threshold`: probability a unit needs; `page_threshold`: probability the
+    page's best unit needs, else the page has no main content and nothing is
+    kept (defaults: the model's, tuned on the training split); `model`: a
+    DefaultModel or a path to a model file (default: the shipped one);
+    `headline`: keep the heading that reads like the page title."""
     if model is None:
         model = shipped()
     elif isinstance(model, (str, Path)):
         model = DefaultModel.load(model)
     elif not isinstance(model, DefaultModel):
         raise InputError(f"model must be a DefaultModel or a path, got {type(model).__name__}")
-    if threshold is not None and not 0.0 <= float(threshold) <= 1.0:
-        raise InputError(f"threshold must be a probability in [0, 1], got {threshold}")
-    return model.keep(doc, threshold, headline)
+    for name, t in (("threshold", threshold), ("page_threshold", page_threshold)):
+        if t is not None and not 0.0 <= float(t) <= 1.0:
+            raise InputError(f"{name} must be a probability in [0, 1], got {t}")
+    return model.keep(doc, threshold, page_threshold, headline)

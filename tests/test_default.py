@@ -1,0 +1,319 @@
+"""The `default` method: unit features, tree-ensemble evaluation, the shipped model."""
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastx
+from fastx import _core
+from fastx.errors import InputError, ModelError
+from fastx.methods import default as dm
+
+COL = {name: j for j, name in enumerate(_core.FEATURE_NAMES)}
+ROOT = Path(__file__).resolve().parents[1]
+
+ARTICLE = """<html><head><title>Council votes to repair the old stone bridge | Town News</title>
+<meta name="description" content="The council voted on Tuesday to repair the old stone bridge."></head>
+<body><div id="nav" class="mainNav"><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a>
+<a href="/weather">Weather</a> <a href="/contact">Contact</a></div>
+<article class="post"><h1>Council votes to repair the old stone bridge</h1>
+<p>The town council voted on Tuesday evening to repair the old stone bridge over the river, after
+engineers warned that two of its arches had cracked during the winter floods.</p>
+<p>The work will take three months and cost about two million pounds, officials said. Traffic will use
+the north road meanwhile, and a ferry will carry pedestrians across the river.</p>
+<p>Residents welcomed the decision. "We have waited years for this," said one shop owner, who has
+watched the cracks grow since the spring. The council will publish the full plans next week.</p></article>
+<div class="comments"><h3>Comments</h3><div class="comment"><p>About time too! Great news for the town.</p>
+</div><div class="comment"><p>Who is paying for this? Not me I hope.</p></div></div>
+<div class="footer">Copyright 2013 Town News. <a href="/privacy">Privacy</a> <a href="/terms">Terms</a></div>
+</body></html>"""
+
+
+def text_nodes(doc):
+    return [i for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT]
+
+
+# ---------------------------------------------------------------- features
+
+def test_units_are_block_elements_and_cover_every_text_node():
+    doc = fastx.parse(ARTICLE)
+    unit_of, units, X = dm.features(doc)
+    assert X.shape == (len(units), len(_core.FEATURE_NAMES)) and X.dtype == np.float32
+    assert np.isfinite(X).all()
+    blocks = _core.block_ancestors(doc)
+    block_flag = _core.NODE_FLAGS["block"]
+    for i in text_nodes(doc):
+        u = unit_of[i]
+        assert u >= 0 and units[u] == blocks[i]
+    for b in units:
+        assert doc.kind[b] == _core.KIND_ELEMENT and doc.flags[b] & block_flag
+    assert len(set(units.tolist())) == len(units)
+    # units come in reading order: the first text of each unit
+    first = [min(i for i in text_nodes(doc) if unit_of[i] == u) for u in range(len(units))]
+    assert first == sorted(first)
+
+
+FAR = 16          # the class/id word-group distance of "no ancestor names it"
+
+
+def unit(doc, units, text):
+    for u, b in enumerate(units):
+        if doc.subtree_text(int(b)).startswith(text):
+            return u
+    raise AssertionError(f"no unit starts with {text!r}")
+
+
+def row(doc, X, units, text):
+    return X[unit(doc, units, text)]
+
+
+def test_feature_values():
+    doc = fastx.parse(ARTICLE)
+    unit_of, units, X = dm.features(doc)
+    h1 = row(doc, X, units, "Council votes")
+    assert h1[COL["title_cov"]] == pytest.approx(8 / 10)       # 8 of the title's 10 distinct tokens
+    assert h1[COL["title_sim"]] == 1.0 and h1[COL["b_heading"]] == 1 and h1[COL["sem_article"]] == 1
+    u = unit(doc, units, "The town council")
+    p1 = X[u]
+    assert p1[COL["u_chars"]] == len(doc.subtree_text(int(units[u])))
+    assert p1[COL["u_link"]] == 0 and p1[COL["u_end_punct"]] == 1 and p1[COL["b_p"]] == 1
+    assert p1[COL["cls_article"]] == 1                        # <article class="post"> one level up
+    assert p1[COL["desc_sim"]] > 0.3
+    assert p1[COL["cetd_keep"]] == 1 and p1[COL["cetd_rel"]] == 0
+    nav = row(doc, X, units, "Home")
+    assert nav[COL["u_link"]] == 1.0 and nav[COL["u_link_nodes"]] == 1.0
+    assert nav[COL["cls_nav"]] == 0 and nav[COL["cls_content"]] == 0   # mainNav: "main" + "nav" tokens
+    comment = row(doc, X, units, "About time")
+    assert comment[COL["cls_comment"]] == 1                    # class="comment" is the parent
+    assert comment[COL["cls_article"]] == FAR
+    footer = row(doc, X, units, "Copyright")
+    assert footer[COL["cls_footer"]] == 0 and 0 < footer[COL["u_link"]] < 1
+    assert footer[COL["pos_text"]] > 0.9 > nav[COL["pos_text"]]
+
+
+def test_semantic_markup_and_roles():
+    doc = fastx.parse('<body><div role="main"><p>Main text here.</p></div><nav><ul><li>A link</li></ul></nav>'
+                      '<div itemprop="articleBody"><p>Body text.</p></div><footer><p>foot</p></footer></body>')
+    unit_of, units, X = dm.features(doc)
+    assert row(doc, X, units, "Main text")[COL["sem_main"]] == 1
+    assert row(doc, X, units, "Body text")[COL["sem_main"]] == 1
+    li = row(doc, X, units, "A link")
+    assert li[COL["sem_nav"]] == 1 and li[COL["sem_list"]] == 1 and li[COL["sem_main"]] == 0
+    assert row(doc, X, units, "foot")[COL["sem_footer"]] == 1
+
+
+# ---------------------------------------------------------------- tree ensemble
+
+def random_trees(rng, n_trees, depth, n_feat):
+    inner = (1 << depth) - 1
+    feat = rng.integers(0, n_feat, (n_trees, inner)).astype(np.int32)
+    thr = rng.random((n_trees, inner)).astype(np.float32)
+    thr[rng.random((n_trees, inner)) < 0.2] = np.inf               # padded nodes
+    leaf = rng.normal(0, 1, (n_trees, inner + 1)).astype(np.float32)
+    return feat, thr, leaf
+
+
+def reference(X, depth, feat, thr, leaf):
+    inner = (1 << depth) - 1
+    out = np.zeros(len(X))
+    for r, x in enumerate(X):
+        for t in range(len(feat)):
+            k = 0
+            while k < inner:
+                k = 2 * k + 1 if x[feat[t, k]] <= thr[t, k] else 2 * k + 2
+            out[r] += leaf[t, k - inner]
+    return out
+
+
+@pytest.mark.parametrize("rows", [0, 1, 7, 8, 9, 37])
+@pytest.mark.parametrize("depth", [1, 3, 6])
+def test_gbt_predict_matches_reference(rows, depth):
+    rng = np.random.default_rng(rows * 10 + depth)
+    feat, thr, leaf = random_trees(rng, 12, depth, 5)
+    X = rng.random((rows, 5)).astype(np.float32)
+    X[:, 0] = thr[0, 0] if rows else X[:, 0]                        # ties go to the first child
+    got = _core.gbt_predict(_core.gbt_model(depth, feat, thr, leaf), X)
+    assert np.allclose(got, reference(X, depth, feat, thr, leaf), atol=1e-5)
+
+
+def test_early_exit_with_safe_margins_keeps_every_decision():
+    rng = np.random.default_rng(3)
+    feat, thr, leaf = random_trees(rng, 40, 4, 6)
+    X = rng.random((200, 6)).astype(np.float32)
+    exit_at = np.arange(5, 40, 5)
+    # what the trees after each checkpoint can add at most: a margin no later tree can cross
+    bound = np.array([np.abs(leaf[k:]).max(axis=1).sum() for k in exit_at], dtype=np.float32)
+    cut = 0.3
+    full = _core.gbt_predict(_core.gbt_model(4, feat, thr, leaf), X)
+    model = _core.gbt_model(4, feat, thr, leaf, exit_at, bound)
+    fast = _core.gbt_predict(model, X, (cut,))
+    assert ((fast >= cut) == (full >= cut)).all()
+    # zero margins stop every row at the first checkpoint: the partial sum of 5 trees
+    first5 = _core.gbt_predict(_core.gbt_model(4, feat[:5], thr[:5], leaf[:5]), X)
+    stopped = _core.gbt_predict(_core.gbt_model(4, feat, thr, leaf, exit_at, np.zeros(len(exit_at))), X,
+                                (cut,))
+    assert np.allclose(stopped, np.where(first5 != cut, first5, full))
+
+
+def test_gbt_model_rejects_malformed_arrays():
+    rng = np.random.default_rng(0)
+    feat, thr, leaf = random_trees(rng, 3, 3, 4)
+    with pytest.raises(ValueError):
+        _core.gbt_model(3, feat[:, :5], thr, leaf)
+    with pytest.raises(ValueError):
+        _core.gbt_model(0, feat, thr, leaf)
+    with pytest.raises(ValueError):
+        _core.gbt_predict(_core.gbt_model(3, feat, thr, leaf), np.zeros((2, 2), np.float32))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lightgbm") is None, reason="needs the train extra (lightgbm)")
+def test_lightgbm_trees_convert_exactly():
+    import lightgbm as lgb
+    spec = importlib.util.spec_from_file_location("fastx_train", ROOT / "benchmarks" / "train.py")
+    train = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = train          # its dataclasses look their module up
+    spec.loader.exec_module(train)
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(3000, 8)).astype(np.float32)
+    X[:, 3] = np.round(X[:, 3], 1)                                   # many ties at split points
+    y = ((X[:, 0] + X[:, 3] * X[:, 1] > 0.2) ^ (rng.random(3000) < 0.1)).astype(float)
+    params = dict(objective="cross_entropy", num_leaves=20, max_depth=5, learning_rate=0.2, verbose=-1,
+                  num_threads=1, deterministic=True, seed=1)
+    b = lgb.train(params, lgb.Dataset(X, label=y), num_boost_round=30)
+    feat, thr, leaf = train.complete_trees(b, 5)
+    got = _core.gbt_predict(_core.gbt_model(5, feat, thr, leaf), X)
+    assert np.allclose(got, b.predict(X, raw_score=True), atol=1e-4)
+
+
+# ---------------------------------------------------------------- the model file
+
+def small_model(threshold=0.5):
+    rng = np.random.default_rng(5)
+    feat, thr, leaf = random_trees(rng, 4, 3, len(_core.FEATURE_NAMES))
+    return dm.DefaultModel(3, feat, thr, leaf, threshold, [2], [0.5])
+
+
+def test_save_load_round_trip(tmp_path):
+    m = small_model(0.4)
+    m.save(tmp_path / "m.npz")
+    again = dm.DefaultModel.load(tmp_path / "m.npz")
+    assert again.threshold == 0.4 and again.trees == 4
+    doc = fastx.parse(ARTICLE)
+    assert np.array_equal(again.keep(doc), m.keep(doc))
+    _, _, X = dm.features(doc)
+    assert np.array_equal(again.log_odds(X), m.log_odds(X))
+
+
+def test_bad_model_files(tmp_path):
+    p = tmp_path / "bad.npz"
+    p.write_bytes(b"not a zip")
+    with pytest.raises(ModelError):
+        dm.DefaultModel.load(p)
+    with pytest.raises(ModelError):
+        dm.DefaultModel.load(tmp_path / "missing.npz")
+    m = small_model()
+    m.save(p)
+    with np.load(p) as z:
+        arrays = dict(z)
+    for key, value in (("version", np.int32(1)), ("feature_names", np.array(["x"] * 3))):
+        np.savez(p, **{**arrays, key: value})
+        with pytest.raises(ModelError):
+            dm.DefaultModel.load(p)
+    with pytest.raises(ModelError):
+        dm.DefaultModel(3, m.feat, m.thr, m.leaf, 1.5)
+    with pytest.raises(ModelError):
+        dm.DefaultModel(3, m.feat[:, :3], m.thr, m.leaf, 0.5)
+    with pytest.raises(ModelError):
+        dm.DefaultModel(3, m.feat + 1000, m.thr, m.leaf, 0.5)
+
+
+def test_shipped_model_file():
+    m = dm.shipped()
+    assert dm.MODEL_PATH.stat().st_size < 2 * 1024 * 1024
+    assert 0 < m.threshold < 1 and m.trees > 0 and len(m.exit_at) == len(m.exit_margin)
+
+
+# ---------------------------------------------------------------- the method
+
+def test_default_extracts_article_headline_and_drops_boilerplate():
+    r = fastx.extract(ARTICLE)
+    assert r.method == "default"
+    text = r.text
+    assert text.startswith("Council votes to repair the old stone bridge")
+    for sentence in ("engineers warned that two of its arches", "a ferry will carry pedestrians",
+                     "The council will publish the full plans next week."):
+        assert sentence in text
+    for noise in ("Weather", "About time too", "Not me I hope", "Privacy", "Copyright"):
+        assert noise not in text
+
+
+def test_headline_rule():
+    # one tree: a unit is content when it has more than 150 characters
+    rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5)
+    with_rule = fastx.extract(ARTICLE, model=rule).text
+    without = fastx.extract(ARTICLE, model=rule, headline=False).text
+    assert "arches had cracked" in without and "Council votes" not in without
+    assert with_rule == "Council votes to repair the old stone bridge\n" + without
+    # a heading after the first kept unit, or one that does not read like the title, is not added
+    late = ARTICLE.replace("<h1>Council votes to repair the old stone bridge</h1>", "").replace(
+        "</article>", "<h2>Council votes to repair the old stone bridge</h2></article>")
+    assert "Council votes" not in fastx.extract(late, model=rule).text
+    other = ARTICLE.replace("<h1>Council votes to repair the old stone bridge</h1>", "<h1>Local news</h1>")
+    assert "Local news" not in fastx.extract(other, model=rule).text
+
+
+def test_page_threshold_drops_pages_without_main_content():
+    rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
+    assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
+    index = "<body>" + "".join(f"<div><a href=/{k}>Story number {k} of the day</a></div>" for k in range(30))
+    assert fastx.extract(index, model=rule, threshold=0.001, headline=False).text == ""  # best unit: p = 0.007
+    assert "Story number 3" in fastx.extract(index, model=rule, threshold=0.001, page_threshold=0.0).text
+    assert fastx.extract(ARTICLE, model=rule, page_threshold=0.999).text == ""
+
+
+def test_threshold_bounds_and_errors():
+    assert fastx.extract(ARTICLE, method="default", threshold=1.0).text == ""
+    everything = fastx.extract(ARTICLE, method="default", threshold=0.0, headline=False).text
+    assert "Weather" in everything and "About time too" in everything
+    with pytest.raises(InputError):
+        fastx.extract(ARTICLE, method="default", threshold=2)
+    with pytest.raises(InputError):
+        fastx.extract(ARTICLE, method="default", model=42)
+    with pytest.raises(ModelError):
+        fastx.extract(ARTICLE, method="default", model="/nonexistent/model.npz")
+
+
+@pytest.mark.parametrize("html", ["", "plain text, no tags at all", "<html><body></body></html>",
+                                  "<p>\u4eca\u5929\u5929\u6c14\u5f88\u597d\u3002</p>" * 20,
+                                  "<div>" * 100_000 + "deep text" + "</div>" * 100_000])
+def test_degenerate_pages(html):
+    r = fastx.extract(html, method="default")
+    assert isinstance(r.text, str)
+
+
+def test_deterministic():
+    a = fastx.extract(ARTICLE).keep
+    b = fastx.extract(fastx.parse(ARTICLE)).keep
+    assert np.array_equal(a, b)
+
+
+def test_default_is_the_default_everywhere():
+    import inspect
+
+    from fastx import cli
+    assert inspect.signature(fastx.extract).parameters["method"].default == "default"
+    assert cli.build_parser().parse_args(["extract", "x.html"]).method == "default"
+
+
+def test_beats_cetd_on_the_shipped_validation_pages():
+    from fastx.bench import load_corpus
+    from fastx.evaluate import aggregate, shingle_scores
+    corpus = load_corpus()
+    rows = {m: [shingle_scores(fastx.extract(p.html, url=p.url, method=m).text, p.gold) for p in corpus.pages]
+            for m in ("default", "cetd")}
+    f1 = {m: aggregate(r)["f1"] for m, r in rows.items()}
+    assert f1["default"] > f1["cetd"] + 0.02 and f1["default"] > 0.85, f1
+    assert not math.isnan(f1["default"])
