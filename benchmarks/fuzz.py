@@ -34,7 +34,6 @@ the default method) in one process; RSS from /proc/self/statm after each
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import random
 import shutil
@@ -44,8 +43,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from conftest import load_compare  # benchmarks/: the one compare.py loader
+
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
 
 CODECS = ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-be", "cp1252",
           "latin-1", "gb18030", "gbk", "big5", "shift_jis", "euc-jp", "euc-kr", "koi8-r", "cp1251",
@@ -131,19 +131,9 @@ def one_input(data: bytes) -> None:
 
 # ---------------------------------------------------------------- seeds
 
-def _compare():
-    path = SHARED / "tools" / "compare.py"
-    if not path.exists():
-        return None
-    spec = importlib.util.spec_from_file_location("fastx_shared_compare", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def dev_pages(limit: int = 400) -> list[bytes]:
     """Real pages of several dev corpora (bytes as stored), or the built-in page."""
-    compare = _compare()
+    compare = load_compare()
     pages: list[bytes] = []
     if compare is not None:
         per = max(1, limit // 5)
