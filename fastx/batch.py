@@ -357,7 +357,7 @@ class _Worker:
 # (OpenBLAS's spinning threads cost up to a third of the throughput with two workers on two cores).
 # glibc's malloc serves blocks over 64 KB (lexbor's chunks, the Doc's arrays) by mmap, so a long
 # run's resident memory follows the live heap instead of its high-water mark (benchmarks/fuzz.py
-# memory: +0.6% over 100,000 extractions, against +12% with the adaptive default).
+# memory, method cetd: +0.6% over 100,000 extractions, against +12% with glibc's adaptive default).
 _WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "MALLOC_MMAP_THRESHOLD_": "65536"}
 
