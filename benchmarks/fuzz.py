@@ -101,7 +101,7 @@ def one_input(data: bytes) -> None:
             pass
         return
     mode, arg, body = data[0] % 8, data[1], data[2:]
-    method = METHODS[arg % len(METHODS)] if mode == 2 else None
+    method = METHODS[arg % len(METHODS)] if mode == 2 else os.environ.get("FASTX_FUZZ_METHOD") or None
     kw = {}
     try:
         if mode == 3:
@@ -184,6 +184,8 @@ def run_atheris(a) -> int:
         write_seeds(corpus, a.max_len)
     write_dict(work / "html.dict")
     _snapshot()
+    if a.method:
+        os.environ["FASTX_FUZZ_METHOD"] = a.method
     procs = []
     t = time.perf_counter()
     for k in range(a.jobs):
@@ -226,6 +228,8 @@ def run_target() -> None:
 
 def run_hypothesis(a) -> int:
     from hypothesis import HealthCheck, given, settings, strategies as st
+    if a.method:
+        os.environ["FASTX_FUZZ_METHOD"] = a.method
     _load_fastx()
     pages = [p[:a.max_len] for p in dev_pages(100)]
     count = [0]
@@ -366,9 +370,11 @@ def main() -> int:
     at.add_argument("--timeout", type=int, default=30, help="seconds on one input before it is a hang")
     at.add_argument("--rss-limit-mb", type=int, default=4096)
     at.add_argument("--workdir", help="keep the corpus and artifacts here")
+    at.add_argument("--method", help="method for most inputs (default: fastx.extract's default)")
     hy = sub.add_parser("hypothesis", help="property-based run of the same target")
     hy.add_argument("--examples", type=int, default=100_000)
     hy.add_argument("--max-len", type=int, default=65536)
+    hy.add_argument("--method", help="method for most inputs (default: fastx.extract's default)")
     pa = sub.add_parser("patterns", help="repeated token patterns: quadratic shapes past the guard")
     pa.add_argument("--seconds", type=float, default=300)
     pa.add_argument("--reps", type=int, default=30_000)

@@ -118,7 +118,7 @@ def test_nul_bytes_and_controls():
 
 def test_guard_keeps_text_and_is_bounded():
     data = b"<div>" * 100_000 + b"text"
-    out, deepest, dropped, attrs = _core.guard_html(data, stats=True)
+    out, deepest, dropped, attrs, _, _ = _core.guard_html(data, stats=True)
     assert out.endswith(b"text") and deepest == _core.GUARD_MAX_DEPTH and dropped == 100_000 - deepest
     same = PAGE.encode()
     assert _core.guard_html(same) is same
@@ -163,7 +163,7 @@ def test_guard_keeps_up_with_the_tree_builder(shape):
 def test_guard_drops_never_join_text_into_new_tags():
     # '<' + a dropped tag + 'div>' must not become a <div> the guard did not count
     data = b"<div>" * 600 + b"<<div>div>" * 50_000 + b"end"
-    out, deepest, dropped, _ = _core.guard_html(data, stats=True)
+    out, deepest, dropped, *_ = _core.guard_html(data, stats=True)
     doc = fastx.parse(data)
     assert dropped >= 50_000 and int(doc.depth.max()) <= _core.GUARD_MAX_DEPTH + 8
     assert "end" in fastx.extract(data).text
@@ -180,3 +180,16 @@ def test_guard_leaves_real_pages_unchanged(compare):
             assert _core.guard_html(utf8) is utf8
             n += 1
     assert n > 1000
+
+
+@pytest.mark.parametrize("sep", [b"<!---->", b"<col>"])
+def test_guard_bounds_text_fostered_out_of_tables(sep):
+    # each run of text directly inside a table is appended to one text node before it
+    # (quadratic in lexbor); past the budget the rest is one flat run of text
+    data = b"<table>" + (b"y" * 100 + sep) * 6000 + b"</table>"
+    out, _, _, _, _, fostered = _core.guard_html(data, max_fostered=1000, stats=True)
+    assert fostered == 6000
+    assert out.count(b"y") == data.count(b"y")
+    assert out.count(sep) == 1000
+    below = b"<table>" + (b"y" * 100 + sep) * (_core.GUARD_MAX_FOSTERED - 1) + b"</table>"
+    assert _core.guard_html(below) is below
