@@ -14,6 +14,7 @@ compiled into this one extension module:
 - ``_bayes.pxi``   Naive Bayes blocks: DOM blocking, binned block features, log-space NB score
 - ``_gbt.pxi``     the default method: fused per-unit features, tree-ensemble evaluation
 - ``_guard.pxi``   hostile input: bounds lexbor's tree-builder work (depth, formatting, attributes)
+- ``_parse.pxi``   the same bounds applied to lexbor's tokens during the parse (the fast path)
 - ``_vsse.pxi``    VSSE: vvtc, tag-path pcs aggregation, SimHash/Hamming, WVC, HMM over DOM levels
 """
 cimport numpy as cnp
@@ -32,6 +33,8 @@ include "_render.pxi"
 include "_bayes.pxi"
 include "_gbt.pxi"
 include "_guard.pxi"
+include "_parse.pxi"
 include "_vsse.pxi"
 
 _calibrate()
+_tg_calibrate()

@@ -66,6 +66,7 @@ cdef extern from *:
 
     ctypedef struct fx_node:
         uintptr_t local_name
+        void *owner_document
         fx_node *next
         fx_node *parent
         fx_node *first_child

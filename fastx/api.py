@@ -1,6 +1,8 @@
 """The public API: parse a page once, run any registered method on it."""
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +14,9 @@ from .errors import FastxError, InputError, ParseError
 
 Doc = _core.Doc
 MAX_BYTES = 512 * 1024 * 1024
+# lexbor's entry points found in selectolax's module (not on Windows builds): FASTX_BYTE_GUARD=1
+# forces the portable byte-level guard instead
+_GUARDED_PARSE = _core.parse_available() and not os.environ.get("FASTX_BYTE_GUARD")
 
 
 def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = None,
@@ -45,14 +50,18 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
             # lexbor reads valid UTF-8 bytes directly: skip the str round trip then
             # (repaired UTF-8 is REPAIRED_UTF8 and goes as text)
             source = data if enc == "utf-8" and not data.startswith(b"\xef\xbb\xbf") else text
-    # hostile markup: drop what would make lexbor's tree builder quadratic (nesting past 512,
-    # runaway formatting elements, thousands of attributes); any other page passes unchanged
-    source = _core.guard_html(source if isinstance(source, bytes) else source.encode("utf-8", "ignore"))
-    from selectolax.lexbor import LexborHTMLParser
-    try:
-        parser = LexborHTMLParser(source)
-    except Exception as exc:  # lexbor reports failures as generic errors
-        raise ParseError(f"lexbor could not parse the page: {exc}") from exc
+    if not isinstance(source, bytes):
+        source = source.encode("utf-8", "ignore")
+    # hostile markup: what would make lexbor's tree builder quadratic (nesting past 512, runaway
+    # formatting elements, thousands of attributes) is dropped; any other page parses unchanged
+    if _GUARDED_PARSE:
+        parser = _core.parse_guarded(source)        # the limits read lexbor's own stack (_parse.pxi)
+    else:
+        from selectolax.lexbor import LexborHTMLParser
+        try:
+            parser = LexborHTMLParser(_core.guard_html(source))     # a byte-level model of it
+        except Exception as exc:  # lexbor reports failures as generic errors
+            raise ParseError(f"lexbor could not parse the page: {exc}") from exc
     return _core.build_doc(parser, "", url)
 
 
