@@ -14,7 +14,7 @@
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memcmp
+from libc.string cimport memcpy, memcmp, memset
 
 # ---------------------------------------------------------------- constants
 
@@ -687,7 +687,15 @@ def build_doc(parser, str title_fallback="", object url=None):
     b.sp = b.scap = 0
     b.body = -1
     b.oom = 0
+    # first capacities from the page size (dev pages: a node per 80 bytes, text 11% of the
+    # bytes, medians): most pages then build with at most one reallocation
+    raw = getattr(parser, "raw_html", None)
+    cdef Py_ssize_t size = len(raw) if isinstance(raw, bytes) else 0
     try:
+        if size > 4096:
+            if not _grow(<void **>&b.recs, &b.cap, size // 64, sizeof(Rec)) \
+                    or not _grow(<void **>&b.buf, &b.bcap, size // 6, 1):
+                raise MemoryError("fastx: out of memory while building the node array")
         if root_node is not None:
             root = <fx_node *><uintptr_t>root_node.mem_id
             with nogil:
@@ -717,7 +725,7 @@ _I32_ROWS = ("parent", "end", "depth", "tag", "text_len", "chars", "punct", "wor
 cdef void _fill(Builder *b, Doc d):
     """Copy the records into the arrays, then one reverse sweep for the subtree aggregates."""
     cdef Py_ssize_t i, p, n = b.n
-    block = np.zeros((len(_I32_ROWS), n), dtype=np.int32)
+    block = np.empty((len(_I32_ROWS), n), dtype=np.int32)   # rows 0-7 are written below, 8-14 zeroed
     (d.parent, d.end, d.depth, d.tag, d.text_len, d.chars, d.punct, d.words, d.tags, d.link_chars,
      d.link_tags, d.p_count, d.leaves, d.text_nodes, d.own_chars) = block
     d.kind = np.empty(n, dtype=np.uint8)
@@ -750,6 +758,7 @@ cdef void _fill(Builder *b, Doc d):
     if has_elem_child == NULL:
         raise MemoryError()
     with nogil:
+        memset(tags, 0, 7 * n * sizeof(int32_t))      # tags .. own: the subtree aggregates
         for i in range(n):
             r = &b.recs[i]
             parent[i] = r.parent

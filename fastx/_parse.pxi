@@ -232,11 +232,12 @@ cdef extern from *:
     /* lexbor's name tables (tag, attribute, prefix and namespace names) have
        a fixed 128 buckets: a page with N distinct names costs N*N/256 string
        comparisons (1 MB of '<i a1=1 b1=2 c1=3>' took a second).  Give them
-       a bucket per 64 bytes of input instead.  Returns 0 when out of memory. */
+       a bucket per 256 bytes of input instead (a name takes at least 3).
+       Returns 0 when out of memory. */
     static int fx_tg_widen(fx_hash *h, size_t n) {
         size_t size = 128;
         void **table;
-        while (size < n / 64 && size < ((size_t)1 << 26)) size <<= 1;
+        while (size < n / 256 && size < ((size_t)1 << 24)) size <<= 1;
         if (h == NULL || h->table_size >= size) return 1;
         table = (void **)fx_tg_calloc(size, sizeof(void *));
         if (table == NULL) return 0;

@@ -142,6 +142,7 @@ _XML = re.compile(rb"""\s*<\?xml\s[^>]*?encoding\s*=\s*["']?([\w.:+-]+)""", re.I
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 _LONG_RUN = re.compile(rb"[\x80-\xff]{3,}")
 _SPACED = re.compile(rb"[\x80-\xff] [\x80-\xff]")
+_ISLAND = re.compile(rb"[\x80-\xff]+[\x00-\x7f]?")
 _ASCII_RUN = re.compile("[\x00-\x7f]+")
 _ASCII_BYTES = bytes(range(0x80))
 _UTF8_FFFD = "\ufffd".encode()
@@ -323,12 +324,19 @@ def _guess(data):
     first = _NON_ASCII.search(data).start()
     sample = data[first:first + _SAMPLE]
     final = first + _SAMPLE >= len(data)
+    # Korean separates words by spaces; Chinese and Japanese do not.
+    spaced = len(_SPACED.findall(sample)) > 0.04 * len(sample.translate(None, _ASCII_BYTES))
+    # Only the non-ASCII runs carry evidence: score them alone, each with the
+    # byte after it (the trail byte of a GBK, Big5 or Shift_JIS character,
+    # and the 2nd and 4th of a GB18030 four-byte one, may be ASCII), joined as
+    # they come.  A run starts where a decoder is between characters, so it
+    # decodes as in place, and the scores (shares of non-ASCII bytes) are the
+    # whole sample's, at a fraction of the decoding.
+    sample = b"".join(_ISLAND.findall(sample))
     # Western text has its non-ASCII letters one or two at a time between
     # ASCII ones: runs of three or more non-ASCII bytes are no evidence for it.
     text = _decode_with(_LONG_RUN.sub(b"", sample), "cp1252")
     best, best_score = "cp1252", _score(text, _WESTERN, len(sample), 1)
-    # Korean separates words by spaces; Chinese and Japanese do not.
-    spaced = len(_SPACED.findall(sample)) > 0.04 * len(sample.translate(None, _ASCII_BYTES))
     for encoding, common in _common_chars().items():
         text = codecs.getincrementaldecoder(encoding)("replace").decode(sample, final)
         score = _score(text, common, len(sample), 2)

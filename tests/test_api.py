@@ -132,3 +132,14 @@ def _python_utf8_plain(data: bytes) -> bool:
 def test_utf8_plain_agrees_with_python(data):
     from fastx import _core
     assert _core.utf8_plain(data) == _python_utf8_plain(data)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 299), st.binary(min_size=1, max_size=4))
+def test_utf8_plain_blocks_find_every_special_byte(n, at, odd):
+    # long ASCII runs go through the 32-byte vector blocks: a byte anywhere must still be seen
+    from fastx import _core
+    data = bytearray(b"abcdefghij klmnopqrstuvwxyz <p>" * 10)[:n]
+    data[min(at, len(data)):min(at, len(data))] = odd
+    data = bytes(data)
+    assert _core.utf8_plain(data) == _python_utf8_plain(data)
