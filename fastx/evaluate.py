@@ -12,8 +12,9 @@ Two families of figures, both per page, both averaged over pages by
       CleanEval = 1 - distance / alignmentLength             (Eq. 8)
                 = |LCS| / (|a| + |b| - |LCS|)                (Eq. 9)
 
-  Words count by position (an ordered LCS, not a bag of words). The LCS is
-  the compiled bit-parallel kernel ``fastx._core.lcs_length``.
+  Words count by position (an ordered LCS, not a bag of words). The tokens
+  are numbered by ``fastx._core.token_ids`` (the TOKEN pattern, in C) and the
+  LCS is the compiled bit-parallel kernel ``fastx._core.lcs_length``.
 
 * 4-token shingles (the public article-extraction benchmark's metric, as
   ``../shared/tools/compare.py`` scores the dev corpora): multisets of n-token
@@ -54,6 +55,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fastx import _core
 from fastx._core import lcs_length
 from fastx.decode import decode
 from fastx.errors import InputError
@@ -114,12 +116,10 @@ def scores(predicted_text: str | None, gold_text: str | None) -> dict:
     where tp = |LCS|, fp = predicted tokens outside it, fn = gold tokens
     outside it, and cleaneval = tp / (tp + fp + fn) (Eq. 9). Both texts empty:
     every figure 1.0; exactly one empty: every figure 0.0."""
-    pred, gold = tokens(predicted_text), tokens(gold_text)
-    ids = {t: i for i, t in enumerate(set(pred).union(gold))}
-    a = np.fromiter(map(ids.__getitem__, pred), np.int32, len(pred))
-    b = np.fromiter(map(ids.__getitem__, gold), np.int32, len(gold))
+    # the tokens of tokens(), numbered in one compiled pass (equal tokens, equal ids)
+    a, b = _core.token_ids(predicted_text or "", gold_text or "")
     tp = lcs_length(a, b)
-    fp, fn = len(pred) - tp, len(gold) - tp
+    fp, fn = len(a) - tp, len(b) - tp
     return {**_figures(tp, fp, fn), "cleaneval": tp / (tp + fp + fn) if fp or fn else 1.0}
 
 

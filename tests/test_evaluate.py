@@ -239,3 +239,22 @@ def test_evaluate_files_missing_file(tmp_path):
     from fastx.errors import InputError
     with pytest.raises(InputError, match="cannot read"):
         evaluate.evaluate_files(tmp_path / "nope.txt", tmp_path / "nope.txt")
+
+
+ALPHABET = st.sampled_from(list("ab_Z09 .,-\n\t") + ["é", "ß", "ǅ", "\u0301", "中", "文", "の", "한", "٣", "Ⅻ",
+                                                    "\u3000", "\U0001F600", "\U00020000", "\ufb01"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ALPHABET, max_size=60).map("".join), st.lists(ALPHABET, max_size=60).map("".join))
+def test_token_ids_number_the_tokens_of_tokens(a, b):
+    # the compiled tokenizer must cut exactly where evaluate.TOKEN does and give
+    # equal ids to equal tokens only
+    from fastx import _core
+    ia, ib = _core.token_ids(a, b)
+    ta, tb = evaluate.tokens(a), evaluate.tokens(b)
+    assert (len(ia), len(ib)) == (len(ta), len(tb))
+    seen = {}
+    for tok, i in zip(ta + tb, list(ia) + list(ib)):
+        assert seen.setdefault(tok, int(i)) == int(i)
+    assert len(set(seen.values())) == len(seen)
