@@ -112,6 +112,7 @@ def records_read(d: Doc, root: int, delim: npt.NDArray[np.int32], label: npt.NDA
 
 # ---------------------------------------------------------------- _utf8.pxi
 def utf8_plain(data: bytes) -> bool: ...
+def nonascii_islands(sample: bytes) -> tuple[bytes, int, int]: ...
 
 # ---------------------------------------------------------------- _guard.pxi
 GUARD_MAX_DEPTH: int

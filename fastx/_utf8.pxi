@@ -81,3 +81,39 @@ def utf8_plain(bytes data):
     with nogil:
         ok = fx_utf8_plain(s, n)
     return ok == 1
+
+
+def nonascii_islands(bytes sample):
+    """(islands, spaced, high) of `sample` for the encoding guess (fastx.decode):
+    `islands` joins every run of bytes >= 0x80 with the byte after it (what the
+    pattern [\\x80-\\xff]+[\\x00-\\x7f]? finds), `spaced` counts the places
+    matching [\\x80-\\xff] [\\x80-\\xff] (scanned left to right without overlap,
+    as re.findall does), `high` the bytes >= 0x80."""
+    cdef const unsigned char *s = sample
+    cdef Py_ssize_t n = len(sample), i = 0, o = 0, spaced = 0, high = 0, run
+    cdef bint consumed = False      # the run's first byte ended the last counted match
+    out = bytearray(n)
+    cdef unsigned char *w = out
+    with nogil:
+        while i < n:
+            if s[i] < 0x80:
+                i += 1
+                consumed = False
+                continue
+            run = 0
+            while i < n and s[i] >= 0x80:
+                w[o] = s[i]
+                o += 1
+                run += 1
+                i += 1
+            high += run
+            if i < n:
+                w[o] = s[i]                 # the byte after the run
+                o += 1
+                if s[i] == 32 and i + 1 < n and s[i + 1] >= 0x80 and not (consumed and run == 1):
+                    spaced += 1
+                    consumed = True
+                else:
+                    consumed = False
+                i += 1
+    return bytes(out[:o]), spaced, high

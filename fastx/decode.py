@@ -52,6 +52,7 @@ import codecs
 import functools
 import re
 
+from . import _core
 from .errors import InputError
 
 __all__ = ["decode"]
@@ -141,8 +142,6 @@ _META = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([\w.:+-]+)""", re.I)
 _XML = re.compile(rb"""\s*<\?xml\s[^>]*?encoding\s*=\s*["']?([\w.:+-]+)""", re.I)
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 _LONG_RUN = re.compile(rb"[\x80-\xff]{3,}")
-_SPACED = re.compile(rb"[\x80-\xff] [\x80-\xff]")
-_ISLAND = re.compile(rb"[\x80-\xff]+[\x00-\x7f]?")
 _ASCII_RUN = re.compile("[\x00-\x7f]+")
 _ASCII_BYTES = bytes(range(0x80))
 _UTF8_FFFD = "\ufffd".encode()
@@ -324,15 +323,16 @@ def _guess(data):
     first = _NON_ASCII.search(data).start()
     sample = data[first:first + _SAMPLE]
     final = first + _SAMPLE >= len(data)
-    # Korean separates words by spaces; Chinese and Japanese do not.
-    spaced = len(_SPACED.findall(sample)) > 0.04 * len(sample.translate(None, _ASCII_BYTES))
     # Only the non-ASCII runs carry evidence: score them alone, each with the
     # byte after it (the trail byte of a GBK, Big5 or Shift_JIS character,
     # and the 2nd and 4th of a GB18030 four-byte one, may be ASCII), joined as
     # they come.  A run starts where a decoder is between characters, so it
     # decodes as in place, and the scores (shares of non-ASCII bytes) are the
-    # whole sample's, at a fraction of the decoding.
-    sample = b"".join(_ISLAND.findall(sample))
+    # whole sample's, at a fraction of the decoding.  One C pass also counts
+    # "high byte, space, high byte": Korean separates words by spaces,
+    # Chinese and Japanese do not.
+    sample, pairs, high = _core.nonascii_islands(sample)
+    spaced = pairs > 0.04 * high
     # Western text has its non-ASCII letters one or two at a time between
     # ASCII ones: runs of three or more non-ASCII bytes are no evidence for it.
     text = _decode_with(_LONG_RUN.sub(b"", sample), "cp1252")

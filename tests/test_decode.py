@@ -295,3 +295,16 @@ def test_zh_news_pages_in_gb18030(label):
     for name, data in _zh_news_pages():
         html = META_CHARSET.sub(lambda m: m.group(1) + (label or "x-none"), data.decode("utf-8"))
         assert decode(html.encode("gb18030")) == (html, "gb18030"), name
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b" ", b"\n", b"\x80", b"\xc3", b"\xa9", b"\xff", b"0"]), max_size=60)
+       .map(b"".join))
+def test_guess_islands_are_the_pattern_matches(data):
+    # the compiled scan replaces two regular expressions: it must find what they find
+    import re
+    from fastx import _core
+    islands = b"".join(re.findall(rb"[\x80-\xff]+[\x00-\x7f]?", data))
+    spaced = len(re.findall(rb"[\x80-\xff] [\x80-\xff]", data))
+    high = sum(b >= 0x80 for b in data)
+    assert _core.nonascii_islands(data) == (islands, spaced, high)
