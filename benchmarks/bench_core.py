@@ -10,7 +10,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 import fastx
 
-from conftest import median_ratio
+from conftest import check_ratio
 
 MAX_CETD_RATIO = 1.6
 
@@ -24,11 +24,7 @@ def cetd(html):
 
 
 def test_parse_doc_cetd_vs_parse_only(benchmark, pages):
-    ratio, ours, base = median_ratio(cetd, parse_only, pages)
-    benchmark.extra_info.update(ratio=ratio, cetd_ms=ours * 1e3, parse_only_ms=base * 1e3)
-    benchmark.pedantic(lambda: [cetd(h) for h in pages[:50]], rounds=3)
-    print(f"\nCECTD-DS median {ours * 1e3:.3f} ms/page, parse-only {base * 1e3:.3f} ms/page, ratio {ratio:.2f}")
-    assert ratio <= MAX_CETD_RATIO
+    check_ratio(benchmark, "CECTD-DS", cetd, parse_only, pages, MAX_CETD_RATIO)
 
 
 def test_doc_build_alone(benchmark, pages):

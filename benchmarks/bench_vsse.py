@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 import fastx
 
-from conftest import corpus_pages, dragnet_pages, median_ratio
+from conftest import check_ratio, corpus_pages, dragnet_pages, median_ratio
 
 MAX_RATIO = 2.0
 
@@ -38,21 +38,13 @@ def swde_pages(limit=None):
 
 
 def test_vsse_vs_parse_only(benchmark, pages):
-    ratio, ours, base = median_ratio(vsse, parse_only, pages)
-    benchmark.extra_info.update(ratio=ratio, vsse_ms=ours * 1e3, parse_only_ms=base * 1e3)
-    benchmark.pedantic(lambda: [vsse(h) for h in pages[:50]], rounds=3)
-    print(f"\nvsse median {ours * 1e3:.3f} ms/page, parse-only {base * 1e3:.3f} ms/page, ratio {ratio:.2f}")
-    assert ratio <= MAX_RATIO
+    check_ratio(benchmark, "vsse", vsse, parse_only, pages, MAX_RATIO)
 
 
 def test_records_vs_parse_only(benchmark, pages):
     swde = swde_pages(300)
     product_pages = [html for _, html, _ in swde] if swde else pages
-    ratio, ours, base = median_ratio(records, parse_only, product_pages)
-    benchmark.extra_info.update(ratio=ratio, records_ms=ours * 1e3, parse_only_ms=base * 1e3)
-    benchmark.pedantic(lambda: [records(h) for h in product_pages[:50]], rounds=3)
-    print(f"\nrecords median {ours * 1e3:.3f} ms/page, parse-only {base * 1e3:.3f} ms/page, ratio {ratio:.2f}")
-    assert ratio <= MAX_RATIO
+    check_ratio(benchmark, "records", records, parse_only, product_pages, MAX_RATIO)
 
 
 def main():

@@ -45,6 +45,18 @@ def median_ratio(fn, baseline, pages, rounds=5):
     return statistics.median(a) / statistics.median(b), statistics.median(a), statistics.median(b)
 
 
+def check_ratio(benchmark, name, fn, baseline, pages, target):
+    """The speed-target test every suite runs: fn's median per-page time over the
+    baseline's (median_ratio), recorded in the benchmark report and printed;
+    pytest-benchmark also times fn over the first 50 pages.  Returns the ratio."""
+    ratio, ours, base = median_ratio(fn, baseline, pages)
+    benchmark.extra_info.update(ratio=ratio, ms=ours * 1e3, parse_only_ms=base * 1e3)
+    benchmark.pedantic(lambda: [fn(h) for h in pages[:50]], rounds=3)
+    print(f"\n{name} median {ours * 1e3:.3f} ms/page, parse-only {base * 1e3:.3f} ms/page, ratio {ratio:.2f}")
+    assert ratio <= target
+    return ratio
+
+
 def per_page_one(f, html, rounds):
     best = float("inf")
     for _ in range(rounds):
