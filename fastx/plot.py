@@ -173,20 +173,19 @@ class Chart:
         # rules on top of the points, so a threshold stays visible in a dense plot
         for rule in self.rules:
             cls = f"fx-rule {rule.cls}".strip()
-            if rule.axis == "y":
+            if rule.axis == "y":           # a horizontal rule, labelled at its right end
                 y = ty(rule.value)
-                out.append(f'<line class="{cls}" x1="{ml}" x2="{ml + pw}" y1="{y:.1f}" y2="{y:.1f}" '
-                           f'stroke="{_e(rule.color)}" stroke-width="1.3" stroke-dasharray="5 3"/>')
-                if rule.label:
-                    out.append(f'<text x="{ml + pw - 4}" y="{y - 4:.1f}" text-anchor="end" fill="{_e(rule.color)}" '
-                               f'paint-order="stroke" stroke="#fff" stroke-width="3">{_e(rule.label)}</text>')
-            else:
+                ends = f'x1="{ml}" x2="{ml + pw}" y1="{y:.1f}" y2="{y:.1f}"'
+                where = f'x="{ml + pw - 4}" y="{y - 4:.1f}" text-anchor="end"'
+            else:                           # a vertical rule, labelled at its top
                 x = tx(rule.value)
-                out.append(f'<line class="{cls}" x1="{x:.1f}" x2="{x:.1f}" y1="{mt}" y2="{mt + ph}" '
-                           f'stroke="{_e(rule.color)}" stroke-width="1.3" stroke-dasharray="5 3"/>')
-                if rule.label:
-                    out.append(f'<text x="{x + 4:.1f}" y="{mt + 12}" fill="{_e(rule.color)}" paint-order="stroke" '
-                               f'stroke="#fff" stroke-width="3">{_e(rule.label)}</text>')
+                ends = f'x1="{x:.1f}" x2="{x:.1f}" y1="{mt}" y2="{mt + ph}"'
+                where = f'x="{x + 4:.1f}" y="{mt + 12}"'
+            out.append(f'<line class="{cls}" {ends} stroke="{_e(rule.color)}" stroke-width="1.3" '
+                       f'stroke-dasharray="5 3"/>')
+            if rule.label:
+                out.append(f'<text {where} fill="{_e(rule.color)}" paint-order="stroke" stroke="#fff" '
+                           f'stroke-width="3">{_e(rule.label)}</text>')
         if g.labels:
             out.append('<g class="fx-labels" fill="#222">')
             for (p, _, _), (lx, ly, anchor) in g.labels:
