@@ -8,11 +8,11 @@ DEF _BAYES_NF = 4           # features: unlinksum, link, punc, psum
 DEF _BAYES_MAXBINS = 16
 
 
-cdef Py_ssize_t _bayes_block_sweep(const int32_t[::1] parent, const int32_t[::1] tag,
-                                   const uint8_t[::1] kind, const uint16_t[::1] flags,
-                                   const int32_t[::1] chars, const int32_t[::1] punct,
-                                   const uint8_t[::1] is_block, int32_t[::1] nearest,
-                                   int32_t[::1] node_block, int32_t[::1] block_of,
+cdef Py_ssize_t _bayes_block_sweep(Py_ssize_t n, const int32_t *parent, const int32_t *tag,
+                                   const uint8_t *kind, const uint16_t *flags,
+                                   const int32_t *chars, const int32_t *punct,
+                                   const uint8_t *is_block, int32_t *nearest,
+                                   int32_t *node_block, int32_t *block_of,
                                    int64_t *feats, Py_ssize_t cap) noexcept nogil:
     """Blocking rules (1)-(3) and the raw block features; returns the block count.
 
@@ -23,7 +23,7 @@ cdef Py_ssize_t _bayes_block_sweep(const int32_t[::1] parent, const int32_t[::1]
     node joins that block (rule 3).  feats[4 * b + k]: non-link characters,
     link characters, punctuation marks, <p> elements of block b.
     """
-    cdef Py_ssize_t i, n = parent.shape[0], m = 0, p, cur, prev = -1
+    cdef Py_ssize_t i, m = 0, p, cur, prev = -1
     for i in range(n):
         p = parent[i]
         if kind[i] == LXB_ELEMENT and tag[i] < STATIC_LIMIT and is_block[tag[i]]:
@@ -85,17 +85,18 @@ def bayes_blocks(Doc d, object block_tags):
     feats = np.zeros((max(n, 1), _BAYES_NF), dtype=np.int64)
     cdef int64_t[:, ::1] f = feats
     cdef int64_t *fp = &f[0, 0]
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] tag = d.tag
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const uint16_t[::1] flags = d.flags
-    cdef const int32_t[::1] chars = d.chars
-    cdef const int32_t[::1] punct = d.punct
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint8_t *kind = d.c_kind
+    cdef const uint16_t *flags = d.c_flags
+    cdef const int32_t *chars = d.c_chars
+    cdef const int32_t *punct = d.c_punct
     cdef int32_t[::1] near = nearest
     cdef int32_t[::1] nblk = node_block
     cdef int32_t[::1] bof = block_of
     with nogil:
-        m = _bayes_block_sweep(parent, tag, kind, flags, chars, punct, is_block, near, nblk, bof, fp, n)
+        m = _bayes_block_sweep(n, parent, tag, kind, flags, chars, punct, &is_block[0], &near[0], &nblk[0],
+                               &bof[0], fp, n)
     return block_of, feats[:max(m, 0)].copy()
 
 

@@ -15,8 +15,8 @@ def text_density(Doc d):
     cdef Py_ssize_t i, n = d.n
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] td = out
-    cdef const int32_t[::1] C = d.chars
-    cdef const int32_t[::1] T = d.tags
+    cdef const int32_t *C = d.c_chars
+    cdef const int32_t *T = d.c_tags
     with nogil:
         for i in range(n):
             td[i] = C[i] / <double>(T[i] if T[i] > 0 else 1)
@@ -46,10 +46,10 @@ def composite_text_density(Doc d, object hybrid_chars=None):
     replaced by HC_i and HC_b, and T_i = 0 becomes HC_i / C_i."""
     cdef Py_ssize_t i, n = d.n
     cdef Py_ssize_t b = d.body if d.body >= 0 else 0
-    cdef const int32_t[::1] C = d.chars
-    cdef const int32_t[::1] T = d.tags
-    cdef const int32_t[::1] LC = d.link_chars
-    cdef const int32_t[::1] LT = d.link_tags
+    cdef const int32_t *C = d.c_chars
+    cdef const int32_t *T = d.c_tags
+    cdef const int32_t *LC = d.c_link_chars
+    cdef const int32_t *LT = d.c_link_tags
     cdef const double[::1] HC
     cdef bint hybrid = hybrid_chars is not None
     cdef double c, t, lcb_cb
@@ -93,10 +93,10 @@ def hybrid_chars(Doc d, object positions):
     if pos.ndim != 2 or pos.shape[0] != n or pos.shape[1] < 2:
         raise ValueError(f"positions must have shape ({n}, 2): one [x1, x2] per Doc node")
     cdef const double[:, ::1] P = pos
-    cdef const int32_t[::1] C = d.chars
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] end = d.end
-    cdef const uint8_t[::1] kind = d.kind
+    cdef const int32_t *C = d.c_chars
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *end = d.c_end
+    cdef const uint8_t *kind = d.c_kind
     cdef double best = -1.0, xl1 = 0.0, xl2 = 0.0, w, x1, x2, mu, sigma
     hc_arr = np.zeros(n, dtype=np.float64)
     cdef double[::1] hc = hc_arr
@@ -132,7 +132,7 @@ def density_sum(Doc d, object density):
     (children are elements and text nodes, the DOM's leaves)."""
     cdef Py_ssize_t i, n = d.n
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t *parent = d.c_parent
     out = np.zeros(n, dtype=np.float64)
     cdef double[::1] ds = out
     with nogil:
@@ -153,8 +153,8 @@ def densitysum_threshold(Doc d, object density, object dsum):
     cdef Py_ssize_t i, b = _root(d), g
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
     cdef const double[::1] ds = np.ascontiguousarray(dsum, dtype=np.float64)
-    cdef const int32_t[::1] end = d.end
-    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t *end = d.c_end
+    cdef const int32_t *parent = d.c_parent
     cdef double thr
     if d.n == 0:
         return -1, 0.0
@@ -183,9 +183,9 @@ def densitysum_extract(Doc d, object density, object dsum):
     cdef Py_ssize_t i, n = d.n, b = _root(d), p
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
     cdef const double[::1] ds = np.ascontiguousarray(dsum, dtype=np.float64)
-    cdef const int32_t[::1] end = d.end
-    cdef const int32_t[::1] parent = d.parent
-    cdef const uint8_t[::1] kind = d.kind
+    cdef const int32_t *end = d.c_end
+    cdef const int32_t *parent = d.c_parent
+    cdef const uint8_t *kind = d.c_kind
     keep_arr = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] keep = keep_arr
     if n == 0:
@@ -206,11 +206,11 @@ def densitysum_extract(Doc d, object density, object dsum):
                 i += 1
             else:
                 i = end[i]
-        _spread_keep(parent, keep, b, end[b])
+        _spread_keep(parent, &keep[0], b, end[b])
     return keep_arr
 
 
-cdef void _spread_keep(const int32_t[::1] parent, uint8_t[::1] keep, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+cdef void _spread_keep(const int32_t *parent, uint8_t *keep, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """keep[i] |= keep[parent[i]] in preorder: a kept node keeps its whole subtree."""
     cdef Py_ssize_t i
     for i in range(lo + 1, hi):
@@ -223,8 +223,8 @@ def smooth_siblings(Doc d, object density):
     is averaged with its siblings', weights 1-2-1 (previous, itself, next)."""
     cdef Py_ssize_t i, n = d.n, nx
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef const int32_t[::1] end = d.end
-    cdef const int32_t[::1] parent = d.parent
+    cdef const int32_t *end = d.c_end
+    cdef const int32_t *parent = d.c_parent
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] s = out
     prev_arr = np.full(n, -1, dtype=np.int32)
@@ -258,7 +258,7 @@ def threshold_extract(Doc d, object density):
     Only the DensitySum marking of Algorithm 2 is replaced."""
     cdef Py_ssize_t i, n = d.n, b = _root(d)
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef const int32_t[::1] end = d.end
+    cdef const int32_t *end = d.c_end
     keep_arr = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] keep = keep_arr
     if n == 0:

@@ -568,14 +568,120 @@ cdef class Doc:
     """
     cdef public object parser
     cdef readonly Py_ssize_t n
-    cdef readonly object parent, end, depth, tag, kind, flags, text_off, text_len
-    cdef readonly object chars, tags, link_chars, link_tags, punct, words, p_count, leaves
-    cdef readonly object text_nodes, own_chars, ptr
+    # every array lives in one buffer (_mem); kernels read the C pointers below, Python reads
+    # NumPy views made on first access (building 19 array objects per page cost more than a
+    # small page's whole extraction when caches are cold)
+    cdef object _mem
+    cdef list _views
+    cdef int64_t *c_text_off
+    cdef uint64_t *c_ptr
+    cdef int32_t *c_parent
+    cdef int32_t *c_end
+    cdef int32_t *c_depth
+    cdef int32_t *c_tag
+    cdef int32_t *c_text_len
+    cdef int32_t *c_chars
+    cdef int32_t *c_punct
+    cdef int32_t *c_words
+    cdef int32_t *c_tags
+    cdef int32_t *c_link_chars
+    cdef int32_t *c_link_tags
+    cdef int32_t *c_p_count
+    cdef int32_t *c_leaves
+    cdef int32_t *c_text_nodes
+    cdef int32_t *c_own_chars
+    cdef uint16_t *c_flags
+    cdef uint8_t *c_kind
     cdef readonly bytes text_buf
     cdef readonly str title, description
     cdef readonly Py_ssize_t body
     cdef readonly object url
     cdef public dict cache
+
+    cdef object _array(self, int k):
+        """NumPy view of array k of _DOC_ARRAYS (made once, then cached)."""
+        v = self._views[k]
+        if v is None:
+            name, dtype, width, start = _DOC_ARRAYS[k]
+            v = self._mem[start * self.n:(start + width) * self.n].view(dtype)
+            self._views[k] = v
+        return v
+
+    @property
+    def text_off(self):
+        return self._array(0)
+
+    @property
+    def ptr(self):
+        return self._array(1)
+
+    @property
+    def parent(self):
+        return self._array(2)
+
+    @property
+    def end(self):
+        return self._array(3)
+
+    @property
+    def depth(self):
+        return self._array(4)
+
+    @property
+    def tag(self):
+        return self._array(5)
+
+    @property
+    def text_len(self):
+        return self._array(6)
+
+    @property
+    def chars(self):
+        return self._array(7)
+
+    @property
+    def punct(self):
+        return self._array(8)
+
+    @property
+    def words(self):
+        return self._array(9)
+
+    @property
+    def tags(self):
+        return self._array(10)
+
+    @property
+    def link_chars(self):
+        return self._array(11)
+
+    @property
+    def link_tags(self):
+        return self._array(12)
+
+    @property
+    def p_count(self):
+        return self._array(13)
+
+    @property
+    def leaves(self):
+        return self._array(14)
+
+    @property
+    def text_nodes(self):
+        return self._array(15)
+
+    @property
+    def own_chars(self):
+        return self._array(16)
+
+    @property
+    def flags(self):
+        return self._array(17)
+
+    @property
+    def kind(self):
+        return self._array(18)
 
     def __len__(self):
         return self.n
@@ -717,41 +823,68 @@ def build_doc(parser, str title_fallback="", object url=None):
     return d
 
 
-# the int32 arrays of a Doc, as rows of one block (one allocation)
-_I32_ROWS = ("parent", "end", "depth", "tag", "text_len", "chars", "punct", "words", "tags",
-             "link_chars", "link_tags", "p_count", "leaves", "text_nodes", "own_chars")
+# a Doc's arrays, in the order of their storage in Doc._mem: (name, dtype, bytes per node, offset
+# in bytes per node); the 8-byte arrays first, so that every array is aligned to its item size
+_DOC_ARRAYS = []
+_doc_off = 0
+for _name, _dtype in (("text_off", np.int64), ("ptr", np.uint64), ("parent", np.int32), ("end", np.int32),
+                      ("depth", np.int32), ("tag", np.int32), ("text_len", np.int32), ("chars", np.int32),
+                      ("punct", np.int32), ("words", np.int32), ("tags", np.int32), ("link_chars", np.int32),
+                      ("link_tags", np.int32), ("p_count", np.int32), ("leaves", np.int32),
+                      ("text_nodes", np.int32), ("own_chars", np.int32), ("flags", np.uint16),
+                      ("kind", np.uint8)):
+    _DOC_ARRAYS.append((_name, np.dtype(_dtype), np.dtype(_dtype).itemsize, _doc_off))
+    _doc_off += np.dtype(_dtype).itemsize
+_DOC_ARRAYS = tuple(_DOC_ARRAYS)
+DEF _DOC_NODE_BYTES = 79       # the sum of the widths above (checked at import)
+if _doc_off != _DOC_NODE_BYTES:
+    raise ImportError(f"fastx._core: Doc arrays take {_doc_off} bytes per node, not {_DOC_NODE_BYTES}")
 
 
 cdef void _fill(Builder *b, Doc d):
     """Copy the records into the arrays, then one reverse sweep for the subtree aggregates."""
     cdef Py_ssize_t i, p, n = b.n
-    block = np.empty((len(_I32_ROWS), n), dtype=np.int32)   # rows 0-7 are written below, 8-14 zeroed
-    (d.parent, d.end, d.depth, d.tag, d.text_len, d.chars, d.punct, d.words, d.tags, d.link_chars,
-     d.link_tags, d.p_count, d.leaves, d.text_nodes, d.own_chars) = block
-    d.kind = np.empty(n, dtype=np.uint8)
-    d.flags = np.empty(n, dtype=np.uint16)
-    d.text_off = np.empty(n, dtype=np.int64)
-    d.ptr = np.empty(n, dtype=np.uint64)
-    cdef int32_t *base = <int32_t *>cnp.PyArray_DATA(block)
-    cdef int32_t *parent = base
-    cdef int32_t *end = base + n
-    cdef int32_t *depth = base + 2 * n
-    cdef int32_t *tag = base + 3 * n
-    cdef int32_t *text_len = base + 4 * n
-    cdef int32_t *chars = base + 5 * n
-    cdef int32_t *punct = base + 6 * n
-    cdef int32_t *words = base + 7 * n
-    cdef int32_t *tags = base + 8 * n
-    cdef int32_t *lc = base + 9 * n
-    cdef int32_t *lt = base + 10 * n
-    cdef int32_t *pc = base + 11 * n
-    cdef int32_t *leaves = base + 12 * n
-    cdef int32_t *tn = base + 13 * n
-    cdef int32_t *own = base + 14 * n
-    cdef uint8_t *kind = <uint8_t *>cnp.PyArray_DATA(d.kind)
-    cdef uint16_t *flags = <uint16_t *>cnp.PyArray_DATA(d.flags)
-    cdef int64_t *text_off = <int64_t *>cnp.PyArray_DATA(d.text_off)
-    cdef uint64_t *ptr = <uint64_t *>cnp.PyArray_DATA(d.ptr)
+    d._mem = np.empty(max(n, 1) * _DOC_NODE_BYTES, dtype=np.uint8)
+    d._views = [None] * len(_DOC_ARRAYS)
+    cdef uint8_t *base = <uint8_t *>cnp.PyArray_DATA(d._mem)
+    d.c_text_off = <int64_t *>base
+    d.c_ptr = <uint64_t *>(base + 8 * n)
+    d.c_parent = <int32_t *>(base + 16 * n)
+    d.c_end = d.c_parent + n
+    d.c_depth = d.c_parent + 2 * n
+    d.c_tag = d.c_parent + 3 * n
+    d.c_text_len = d.c_parent + 4 * n
+    d.c_chars = d.c_parent + 5 * n
+    d.c_punct = d.c_parent + 6 * n
+    d.c_words = d.c_parent + 7 * n
+    d.c_tags = d.c_parent + 8 * n
+    d.c_link_chars = d.c_parent + 9 * n
+    d.c_link_tags = d.c_parent + 10 * n
+    d.c_p_count = d.c_parent + 11 * n
+    d.c_leaves = d.c_parent + 12 * n
+    d.c_text_nodes = d.c_parent + 13 * n
+    d.c_own_chars = d.c_parent + 14 * n
+    d.c_flags = <uint16_t *>(base + 76 * n)
+    d.c_kind = base + 78 * n
+    cdef int32_t *parent = d.c_parent
+    cdef int32_t *end = d.c_end
+    cdef int32_t *depth = d.c_depth
+    cdef int32_t *tag = d.c_tag
+    cdef int32_t *text_len = d.c_text_len
+    cdef int32_t *chars = d.c_chars
+    cdef int32_t *punct = d.c_punct
+    cdef int32_t *words = d.c_words
+    cdef int32_t *tags = d.c_tags
+    cdef int32_t *lc = d.c_link_chars
+    cdef int32_t *lt = d.c_link_tags
+    cdef int32_t *pc = d.c_p_count
+    cdef int32_t *leaves = d.c_leaves
+    cdef int32_t *tn = d.c_text_nodes
+    cdef int32_t *own = d.c_own_chars
+    cdef uint8_t *kind = d.c_kind
+    cdef uint16_t *flags = d.c_flags
+    cdef int64_t *text_off = d.c_text_off
+    cdef uint64_t *ptr = d.c_ptr
     cdef uint8_t *has_elem_child
     cdef Rec *r
     has_elem_child = <uint8_t *>malloc(n + 1)
@@ -832,11 +965,11 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
     cdef Py_ssize_t n = d.n, i, last = -1, o = 0, total = 0
     if keep.shape[0] != n:
         raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
-    cdef const int32_t *parent = <const int32_t *>cnp.PyArray_DATA(d.parent)
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
-    cdef const uint16_t *flags = <const uint16_t *>cnp.PyArray_DATA(d.flags)
-    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
-    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
+    cdef const int32_t *parent = d.c_parent
+    cdef const uint8_t *kind = d.c_kind
+    cdef const uint16_t *flags = d.c_flags
+    cdef const int64_t *off = d.c_text_off
+    cdef const int32_t *tlen = d.c_text_len
     cdef const unsigned char *buf = d.text_buf
     cdef int32_t *blk
     cdef int32_t *bcount
@@ -891,9 +1024,9 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
     """Serialize kept nodes (and the ancestors that hold them) with an explicit stack."""
     import html as _html
     cdef Py_ssize_t n = d.n, i, j
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] end = d.end
-    cdef const uint8_t[::1] kind = d.kind
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *end = d.c_end
+    cdef const uint8_t *kind = d.c_kind
     if keep.shape[0] != n:
         raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
     # an element is emitted if it or any descendant is kept

@@ -42,10 +42,10 @@ def layout_alive(Doc d, const uint8_t[::1] drop_tags):
     applied (``<img/>``, ``<br/>`` and ``<div></div>`` alike, as in the paper).
     """
     cdef Py_ssize_t i, p, n = d.n
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] tag = d.tag
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const int32_t[::1] chars = d.chars
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int32_t *chars = d.c_chars
     cdef Py_ssize_t ntags = drop_tags.shape[0]
     out = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] alive = out
@@ -85,12 +85,12 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive):
     keys (the comparison runs on the preprocessed trees) and get key 0.
     """
     cdef Py_ssize_t i, p, n = d.n
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] tag = d.tag
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const int64_t[::1] toff = d.text_off
-    cdef const int32_t[::1] tlen = d.text_len
-    cdef const uint64_t[::1] ptr = d.ptr
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int64_t *toff = d.c_text_off
+    cdef const int32_t *tlen = d.c_text_len
+    cdef const uint64_t *ptr = d.c_ptr
     cdef const unsigned char *buf = d.text_buf
     cdef fx_attr *a
     cdef const unsigned char *s
@@ -157,10 +157,10 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     Returns a uint8 mask over the target: 1 = deleted.
     """
     cdef Py_ssize_t nt = t.n, nr = r.n, i, j, k, tb, rb, size, slot, m = 0
-    cdef const int32_t[::1] end_t = t.end
-    cdef const int32_t[::1] end_r = r.end
-    cdef const uint8_t[::1] kind_t = t.kind
-    cdef const uint8_t[::1] kind_r = r.kind
+    cdef const int32_t *end_t = t.c_end
+    cdef const int32_t *end_r = r.c_end
+    cdef const uint8_t *kind_t = t.c_kind
+    cdef const uint8_t *kind_r = r.c_kind
     cdef uint64_t key
     out = np.zeros(nt, dtype=np.uint8)
     cdef uint8_t[::1] deleted = out
@@ -244,12 +244,12 @@ def link_rules(Doc d, const uint8_t[::1] keep, double ratio=0.3, bint rule1=True
     the root are never deleted.  A deleted node takes its subtree with it.
     """
     cdef Py_ssize_t i, p, n = d.n, top = _layout_root(d)
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] end = d.end
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const uint16_t[::1] flags = d.flags
-    cdef const int32_t[::1] chars = d.chars
-    cdef const int32_t[::1] words = d.words
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *end = d.c_end
+    cdef const uint8_t *kind = d.c_kind
+    cdef const uint16_t *flags = d.c_flags
+    cdef const int32_t *chars = d.c_chars
+    cdef const int32_t *words = d.c_words
     out = np.array(keep, dtype=np.uint8, copy=True)
     cdef uint8_t[::1] k2 = out
     if n == 0:
@@ -312,9 +312,9 @@ def block_ancestors(Doc d):
     the line-block distribution are the text nodes sharing this value.
     """
     cdef Py_ssize_t i, n = d.n
-    cdef const int32_t[::1] parent = d.parent
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const uint16_t[::1] flags = d.flags
+    cdef const int32_t *parent = d.c_parent
+    cdef const uint8_t *kind = d.c_kind
+    cdef const uint16_t *flags = d.c_flags
     out = np.empty(n, dtype=np.int32)
     cdef int32_t[::1] blk = out
     with nogil:
@@ -342,8 +342,8 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
     Returns the refined keep mask.
     """
     cdef Py_ssize_t i, j, n = d.n, nl = 0, nb, start
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const int32_t[::1] chars = d.chars
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int32_t *chars = d.c_chars
     cdef const int32_t[::1] blk = block_ancestors(d)
     out = np.array(keep, dtype=np.uint8, copy=True)
     cdef uint8_t[::1] k2 = out

@@ -255,7 +255,7 @@ def render_markup(Doc d, bint scripts=False):
     cdef fx_attr *a
     cdef _RmBuf b
     cdef Py_ssize_t j = 0, n = d.n, sp = 0, scap = 0, pcap = 0
-    cdef const uint64_t[::1] ptr = d.ptr
+    cdef const uint64_t *ptr = d.c_ptr
     cdef uint8_t *stack_props = NULL
     cdef fx_node **stack = NULL
     cdef uint8_t pr, parent_pr

@@ -96,11 +96,11 @@ def site_match(Doc d, const uint64_t[::1] tok_hash, const int32_t[::1] tok_bit,
     cdef Py_ssize_t i, r, w, p, dep, n = d.n
     cdef Py_ssize_t R = rule_len.shape[0], L = step_tag.shape[1], WT = step_need.shape[2]
     cdef Py_ssize_t WR = (R + 63) >> 6
-    cdef const int32_t[::1] parent = d.parent
-    cdef const int32_t[::1] depth = d.depth
-    cdef const int32_t[::1] tag = d.tag
-    cdef const uint8_t[::1] kind = d.kind
-    cdef const uint64_t[::1] ptr = d.ptr
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *depth = d.c_depth
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint8_t *kind = d.c_kind
+    cdef const uint64_t *ptr = d.c_ptr
     cdef const int32_t[::1] blk = block_ancestors(d)
     cdef bint ok, live
     cdef uint64_t need

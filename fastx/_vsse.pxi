@@ -323,8 +323,8 @@ def vvtc(Doc d, object counts=None):
     the Doc summing every registered vvtc characteristic
     (fastx.characteristics.vvtc_counts)."""
     cdef Py_ssize_t i, n = d.n, leaves = 0
-    cdef const int32_t *chars = <const int32_t *>cnp.PyArray_DATA(d.chars)
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const int32_t *chars = d.c_chars
+    cdef const uint8_t *kind = d.c_kind
     cdef const int32_t[::1] cnt
     cnt = d.punct if counts is None else np.ascontiguousarray(counts, dtype=np.int32)
     if cnt.shape[0] != n:
@@ -463,11 +463,11 @@ def vsse_aggregate(Doc d, object seeds):
     Returns (keep uint8 mask over the Doc, P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, L, i, dp, maxd = 0
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
-    cdef const int32_t *parent = <const int32_t *>cnp.PyArray_DATA(d.parent)
-    cdef const int32_t *depth = <const int32_t *>cnp.PyArray_DATA(d.depth)
-    cdef const int32_t *tag = <const int32_t *>cnp.PyArray_DATA(d.tag)
-    cdef const int32_t *end = <const int32_t *>cnp.PyArray_DATA(d.end)
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *depth = d.c_depth
+    cdef const int32_t *tag = d.c_tag
+    cdef const int32_t *end = d.c_end
+    cdef const uint8_t *kind = d.c_kind
     keep_arr = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] keep = keep_arr
     ns = sd.shape[0]
@@ -538,10 +538,10 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     if out_keep.shape[0] != n:
         raise ValueError(f"keep has {out_keep.shape[0]} entries, the Doc has {n} nodes")
     out = np.asarray(out_keep)
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
-    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
-    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
-    cdef const int32_t *punct = <const int32_t *>cnp.PyArray_DATA(d.punct)
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int64_t *off = d.c_text_off
+    cdef const int32_t *tlen = d.c_text_len
+    cdef const int32_t *punct = d.c_punct
     cdef const uint64_t[::1] stop = _VSSE_STOP
     cdef const unsigned char *buf = d.text_buf
     cdef uint64_t reference_fp
@@ -793,11 +793,11 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
       has_delim 1 where delim >= 0
     `dict_keys` are sorted attribute_hash values, `dict_vals` their entry ids."""
     cdef Py_ssize_t n = d.n, i, at, words, lo, hi, mid, nd = dict_keys.shape[0], tn
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
-    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
-    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
-    cdef const int32_t *nwords = <const int32_t *>cnp.PyArray_DATA(d.words)
-    cdef const uint16_t *flags = <const uint16_t *>cnp.PyArray_DATA(d.flags)
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int64_t *off = d.c_text_off
+    cdef const int32_t *tlen = d.c_text_len
+    cdef const int32_t *nwords = d.c_words
+    cdef const uint16_t *flags = d.c_flags
     cdef const unsigned char *buf = d.text_buf
     cdef bytes tb = title.lower().encode("utf-8", "surrogatepass")
     cdef const unsigned char *tt = tb
@@ -865,10 +865,10 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
     compares states by it)."""
     cdef Py_ssize_t n = d.n, i, c, k, m = 0, leaves = 0, base = 0, npairs = 0, p, j, ncodes = len(codes)
     cdef Py_ssize_t ncounted = 0, total, chain, ntouched, size
-    cdef const int32_t *parent = <const int32_t *>cnp.PyArray_DATA(d.parent)
-    cdef const int32_t *depth = <const int32_t *>cnp.PyArray_DATA(d.depth)
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
-    cdef const uint16_t *flags = <const uint16_t *>cnp.PyArray_DATA(d.flags)
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *depth = d.c_depth
+    cdef const uint8_t *kind = d.c_kind
+    cdef const uint16_t *flags = d.c_flags
     cdef const int32_t[::1] code
     cdef int32_t *scratch = NULL
     cdef int32_t *counted
@@ -1044,8 +1044,8 @@ def records_viterbi(Doc d, const double[::1] W, const double[::1] coverage, doub
 
     Returns (path of node indices psi(0..m), delta along it)."""
     cdef Py_ssize_t n = d.n, j, i, best, nch
-    cdef const int32_t *end = <const int32_t *>cnp.PyArray_DATA(d.end)
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const int32_t *end = d.c_end
+    cdef const uint8_t *kind = d.c_kind
     cdef double bw, delta_j
     if W.shape[0] != n or coverage.shape[0] != n:
         raise ValueError(f"W and coverage need {n} entries (one per Doc node)")
@@ -1115,7 +1115,7 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
     title, None for a label the dictionary does not know).  Labels lose
     surrounding `strip` characters; a value's leaves are joined by one space."""
     cdef Py_ssize_t n = d.n, hi, nl = 0, i
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const uint8_t *kind = d.c_kind
     if root < 0 or root >= n:
         raise ValueError(f"root {root} is not a node of the Doc (0..{n - 1})")
     if delim.shape[0] != n or label.shape[0] != n or in_title.shape[0] != n:
@@ -1146,10 +1146,10 @@ cdef list _vsse_records_pairs(Doc d, Py_ssize_t root, Py_ssize_t hi, Py_ssize_t 
     cdef Py_ssize_t a, b, i, j, lab_leaf, lab_end, v0, v1, vstart, words, nrec = 0
     cdef int32_t key
     cdef bint title_done = False, nxt_value, known
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
-    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
-    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
-    cdef const int32_t *nwords = <const int32_t *>cnp.PyArray_DATA(d.words)
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int64_t *off = d.c_text_off
+    cdef const int32_t *tlen = d.c_text_len
+    cdef const int32_t *nwords = d.c_words
     cdef const unsigned char *buf = d.text_buf
     with nogil:
         for a in range(nl + 1):
@@ -1237,11 +1237,11 @@ cdef list _vsse_record_strings(Doc d, const int32_t *rows, Py_ssize_t nrec, str 
                                object keys):
     """The records of records_read's rows: make(label, value, path, key) per row,
     or (label, value, path, dictionary entry) tuples without `make`."""
-    cdef const int64_t *off = <const int64_t *>cnp.PyArray_DATA(d.text_off)
-    cdef const int32_t *tlen = <const int32_t *>cnp.PyArray_DATA(d.text_len)
-    cdef const int32_t *parent = <const int32_t *>cnp.PyArray_DATA(d.parent)
-    cdef const int32_t *tag = <const int32_t *>cnp.PyArray_DATA(d.tag)
-    cdef const uint8_t *kind = <const uint8_t *>cnp.PyArray_DATA(d.kind)
+    cdef const int64_t *off = d.c_text_off
+    cdef const int32_t *tlen = d.c_text_len
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint8_t *kind = d.c_kind
     cdef const unsigned char *buf = d.text_buf
     cdef Py_ssize_t r, lab, v0, v1, t, key
     cdef dict paths = {}
