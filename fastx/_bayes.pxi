@@ -65,6 +65,24 @@ cdef Py_ssize_t _bayes_block_sweep(Py_ssize_t n, const int32_t *parent, const in
     return m
 
 
+cdef cnp.ndarray _bayes_arr(object a, int typenum, str what):
+    """`a` as a C-contiguous array of `typenum` (no copy when it already is one)."""
+    if isinstance(a, np.ndarray) and cnp.PyArray_TYPE(<cnp.ndarray>a) == typenum \
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a):
+        return <cnp.ndarray>a
+    try:
+        return np.ascontiguousarray(a, dtype=cnp.PyArray_DescrFromType(typenum))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
+cdef const uint8_t *_bayes_mask(cnp.ndarray m) except NULL:
+    """Data of a block-tag mask made by _bayes_arr (checked to cover every static tag id)."""
+    if cnp.PyArray_SIZE(m) < STATIC_LIMIT:
+        raise ValueError(f"block_tags must be a mask over {STATIC_LIMIT} tag ids")
+    return <const uint8_t *>cnp.PyArray_DATA(m)
+
+
 def bayes_blocks(Doc d, object block_tags):
     """Segment a Doc into the blocks of paper 003 (Sect. 3, step four).
 
@@ -76,27 +94,19 @@ def bayes_blocks(Doc d, object block_tags):
     and <p> elements per block.
     """
     cdef Py_ssize_t n = d.n, m
-    cdef const uint8_t[::1] is_block = np.ascontiguousarray(block_tags, dtype=np.uint8)
-    if is_block.shape[0] < STATIC_LIMIT:
-        raise ValueError(f"block_tags must be a mask over {STATIC_LIMIT} tag ids")
-    nearest = np.empty(n, dtype=np.int32)
-    node_block = np.empty(n, dtype=np.int32)
+    cdef cnp.ndarray mask_arr = _bayes_arr(block_tags, cnp.NPY_UINT8, "block_tags")
+    cdef const uint8_t *is_block = _bayes_mask(mask_arr)
     block_of = np.empty(n, dtype=np.int32)
     feats = np.zeros((max(n, 1), _BAYES_NF), dtype=np.int64)
-    cdef int64_t[:, ::1] f = feats
-    cdef int64_t *fp = &f[0, 0]
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
-    cdef const int32_t *chars = d.c_chars
-    cdef const int32_t *punct = d.c_punct
-    cdef int32_t[::1] near = nearest
-    cdef int32_t[::1] nblk = node_block
-    cdef int32_t[::1] bof = block_of
+    cdef int64_t *fp = <int64_t *>cnp.PyArray_DATA(feats)
+    cdef int32_t *bof = <int32_t *>cnp.PyArray_DATA(block_of)
+    cdef int32_t *scratch = <int32_t *>malloc((2 * n + 1) * sizeof(int32_t))
+    if scratch == NULL:
+        raise MemoryError()
     with nogil:
-        m = _bayes_block_sweep(n, parent, tag, kind, flags, chars, punct, &is_block[0], &near[0], &nblk[0],
-                               &bof[0], fp, n)
+        m = _bayes_block_sweep(n, d.c_parent, d.c_tag, d.c_kind, d.c_flags, d.c_chars, d.c_punct, is_block,
+                               scratch, scratch + n, bof, fp, n)
+    free(scratch)
     return block_of, feats[:max(m, 0)].copy()
 
 
@@ -108,22 +118,42 @@ cdef inline int _bayes_bin(double x, const double *edges, int k) noexcept nogil:
     return b
 
 
-cdef void _bayes_bins(const int64_t[:, ::1] feats, const double[:, ::1] edges, const int32_t[::1] nedges,
-                      uint8_t[:, ::1] out) noexcept nogil:
+cdef void _bayes_bins(Py_ssize_t m, const int64_t *feats, const double *edges, Py_ssize_t ew,
+                      const int32_t *nedges, uint8_t *out) noexcept nogil:
     """Sect. 4.3.1-4.3.4: unlinksum, link = linktextsum/textsum (Eq. 2),
     punc = puncsum/linktextsum (Eq. 3; a block without link characters
-    divides by 1) and psum, each discretized by its bin edges."""
+    divides by 1) and psum, each discretized by its bin edges (row j of
+    `edges`, `ew` wide, holds feature j's)."""
     cdef Py_ssize_t b
     cdef double unlink, link, text, punc
-    for b in range(feats.shape[0]):
-        unlink = <double>feats[b, 0]
-        link = <double>feats[b, 1]
+    for b in range(m):
+        unlink = <double>feats[4 * b]
+        link = <double>feats[4 * b + 1]
         text = unlink + link
-        punc = <double>feats[b, 2]
-        out[b, 0] = _bayes_bin(unlink, &edges[0, 0], nedges[0])
-        out[b, 1] = _bayes_bin(link / text if text > 0 else 0.0, &edges[1, 0], nedges[1])
-        out[b, 2] = _bayes_bin(punc / (link if link > 0 else 1.0), &edges[2, 0], nedges[2])
-        out[b, 3] = _bayes_bin(<double>feats[b, 3], &edges[3, 0], nedges[3])
+        punc = <double>feats[4 * b + 2]
+        out[4 * b] = _bayes_bin(unlink, edges, nedges[0])
+        out[4 * b + 1] = _bayes_bin(link / text if text > 0 else 0.0, edges + ew, nedges[1])
+        out[4 * b + 2] = _bayes_bin(punc / (link if link > 0 else 1.0), edges + 2 * ew, nedges[2])
+        out[4 * b + 3] = _bayes_bin(<double>feats[4 * b + 3], edges + 3 * ew, nedges[3])
+
+
+cdef Py_ssize_t _bayes_edges(object edges, object nedges, const double **e, const int32_t **ne,
+                             list keep) except -1:
+    """Validated pointers to the bin edges (4, <=16) and their counts (4); returns the row width."""
+    cdef cnp.ndarray ea = _bayes_arr(edges, cnp.NPY_FLOAT64, "edges")
+    cdef cnp.ndarray na = _bayes_arr(nedges, cnp.NPY_INT32, "nedges")
+    cdef Py_ssize_t j
+    if cnp.PyArray_NDIM(ea) != 2 or ea.shape[0] != _BAYES_NF or ea.shape[1] > _BAYES_MAXBINS \
+            or cnp.PyArray_SIZE(na) != _BAYES_NF:
+        raise ValueError("edges must have shape (4, <=16) and nedges 4 entries")
+    e[0] = <const double *>cnp.PyArray_DATA(ea)
+    ne[0] = <const int32_t *>cnp.PyArray_DATA(na)
+    for j in range(_BAYES_NF):
+        if not 0 <= ne[0][j] <= ea.shape[1]:
+            raise ValueError(f"nedges[{j}] = {ne[0][j]} is not a count of edges in 0..{ea.shape[1]}")
+    keep.append(ea)
+    keep.append(na)
+    return ea.shape[1]
 
 
 def bayes_bins(object feats, object edges, object nedges):
@@ -131,29 +161,18 @@ def bayes_bins(object feats, object edges, object nedges):
 
     `edges`: float64 (4, MAXBINS) ascending bin edges per feature, `nedges`
     how many are used; a value's bin is the number of edges <= it."""
-    cdef const int64_t[:, ::1] f = np.ascontiguousarray(feats, dtype=np.int64).reshape(-1, _BAYES_NF)
-    cdef const double[:, ::1] e = np.ascontiguousarray(edges, dtype=np.float64)
-    cdef const int32_t[::1] ne = np.ascontiguousarray(nedges, dtype=np.int32)
-    if e.shape[0] != _BAYES_NF or ne.shape[0] != _BAYES_NF or e.shape[1] > _BAYES_MAXBINS:
-        raise ValueError("edges must have shape (4, <=16) and nedges 4 entries")
-    out = np.zeros((f.shape[0], _BAYES_NF), dtype=np.uint8)
-    cdef uint8_t[:, ::1] o = out
+    cdef cnp.ndarray f = _bayes_arr(feats, cnp.NPY_INT64, "feats").reshape(-1, _BAYES_NF)
+    cdef const double *e
+    cdef const int32_t *ne
+    cdef list hold = []
+    cdef Py_ssize_t ew = _bayes_edges(edges, nedges, &e, &ne, hold)
+    cdef Py_ssize_t m = f.shape[0]
+    out = np.zeros((m, _BAYES_NF), dtype=np.uint8)
+    cdef const int64_t *fp = <const int64_t *>cnp.PyArray_DATA(f)
+    cdef uint8_t *op = <uint8_t *>cnp.PyArray_DATA(out)
     with nogil:
-        _bayes_bins(f, e, ne, o)
+        _bayes_bins(m, fp, e, ew, ne, op)
     return out
-
-
-cdef void _bayes_log_odds(const uint8_t[:, ::1] bins, const double[:, :, ::1] loglik,
-                          const double[::1] logprior, double[::1] out) noexcept nogil:
-    """Eq. 14 minus Eq. 15 in log space: sum_j log p(x_j|c1) - log p(x_j|c2)
-    (+ log p(c1) - log p(c2) when the priors are used)."""
-    cdef Py_ssize_t b, j
-    cdef double s
-    for b in range(bins.shape[0]):
-        s = logprior[0] - logprior[1]
-        for j in range(_BAYES_NF):
-            s += loglik[0, j, bins[b, j]] - loglik[1, j, bins[b, j]]
-        out[b] = s
 
 
 def bayes_keep(Doc d, object block_tags, object edges, object nedges, object loglik, object logprior,
@@ -163,27 +182,60 @@ def bayes_keep(Doc d, object block_tags, object edges, object nedges, object log
 
     `loglik`: float64 (2, 4, MAXBINS) log p(bin | class), class 0 = theme
     block; `logprior`: float64 (2,).  Returns ``(keep, block_of, log_odds)``.
+    One pass over the Doc: blocking (`bayes_blocks`), bins (`bayes_bins`)
+    and Eq. 14 - Eq. 15 in log space, with scratch memory only.
     """
-    block_of, feats = bayes_blocks(d, block_tags)
-    bins = bayes_bins(feats, edges, nedges)
-    cdef const double[:, :, ::1] ll = np.ascontiguousarray(loglik, dtype=np.float64)
-    cdef const double[::1] lp = np.ascontiguousarray(logprior, dtype=np.float64)
-    if ll.shape[0] != 2 or ll.shape[1] != _BAYES_NF or ll.shape[2] > _BAYES_MAXBINS or lp.shape[0] != 2:
+    cdef cnp.ndarray mask_arr = _bayes_arr(block_tags, cnp.NPY_UINT8, "block_tags")
+    cdef const uint8_t *is_block = _bayes_mask(mask_arr)
+    cdef const double *e
+    cdef const int32_t *ne
+    cdef list hold = []
+    cdef Py_ssize_t ew = _bayes_edges(edges, nedges, &e, &ne, hold)
+    cdef cnp.ndarray lla = _bayes_arr(loglik, cnp.NPY_FLOAT64, "loglik")
+    cdef cnp.ndarray lpa = _bayes_arr(logprior, cnp.NPY_FLOAT64, "logprior")
+    if cnp.PyArray_NDIM(lla) != 3 or lla.shape[0] != 2 or lla.shape[1] != _BAYES_NF \
+            or lla.shape[2] > _BAYES_MAXBINS or cnp.PyArray_SIZE(lpa) != 2:
         raise ValueError("loglik must have shape (2, 4, <=16) and logprior 2 entries")
-    cdef const uint8_t[:, ::1] bv = bins
-    cdef Py_ssize_t b, i, m = bins.shape[0], n = d.n
-    for b in range(m):
-        for i in range(_BAYES_NF):
-            if bv[b, i] >= ll.shape[2]:
-                raise ValueError("a bin index exceeds the likelihood table; edges and table disagree")
-    odds = np.empty(m, dtype=np.float64)
+    cdef Py_ssize_t nb = lla.shape[2], j
+    for j in range(_BAYES_NF):
+        if ne[j] >= nb:
+            raise ValueError("a bin index exceeds the likelihood table; edges and table disagree")
+    cdef const double *ll = <const double *>cnp.PyArray_DATA(lla)
+    cdef const double *lp = <const double *>cnp.PyArray_DATA(lpa)
+    cdef Py_ssize_t n = d.n, m, b, i
     keep = np.zeros(n, dtype=np.uint8)
-    cdef double[::1] o = odds
-    cdef uint8_t[::1] k = keep
-    cdef const int32_t[::1] bo = block_of
+    block_of = np.empty(n, dtype=np.int32)
+    cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
+    cdef int32_t *bo = <int32_t *>cnp.PyArray_DATA(block_of)
+    cdef int32_t *scratch = <int32_t *>malloc((2 * n + 1) * sizeof(int32_t))
+    cdef int64_t *feats = <int64_t *>malloc((4 * n + 4) * sizeof(int64_t))
+    cdef uint8_t *bins = <uint8_t *>malloc(4 * n + 4)
+    cdef double *o
+    cdef double s
+    if scratch == NULL or feats == NULL or bins == NULL:
+        free(scratch)
+        free(feats)
+        free(bins)
+        raise MemoryError()
     with nogil:
-        _bayes_log_odds(bv, ll, lp, o)
+        m = _bayes_block_sweep(n, d.c_parent, d.c_tag, d.c_kind, d.c_flags, d.c_chars, d.c_punct, is_block,
+                               scratch, scratch + n, bo, feats, n)
+        if m < 0:
+            m = 0
+        _bayes_bins(m, feats, e, ew, ne, bins)
+    odds = np.empty(m, dtype=np.float64)
+    o = <double *>cnp.PyArray_DATA(odds)
+    with nogil:
+        for b in range(m):
+            # log p(c1) - log p(c2) + sum_j log p(x_j|c1) - log p(x_j|c2)
+            s = lp[0] - lp[1]
+            for j in range(_BAYES_NF):
+                s += ll[j * nb + bins[4 * b + j]] - ll[(_BAYES_NF + j) * nb + bins[4 * b + j]]
+            o[b] = s
         for i in range(n):
             if bo[i] >= 0 and o[bo[i]] >= threshold:
-                k[i] = 1
+                kp[i] = 1
+    free(scratch)
+    free(feats)
+    free(bins)
     return keep, block_of, odds

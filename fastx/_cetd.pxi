@@ -7,19 +7,27 @@ from libc.math cimport log, erf, sqrt, INFINITY, isfinite, isnan
 cdef double _E = 2.718281828459045
 
 
+cdef inline double *_f64_out(object arr):
+    """Data of a fresh float64 output array."""
+    return <double *>cnp.PyArray_DATA(<cnp.ndarray>arr)
+
+
+cdef void _td_core(Py_ssize_t n, const int32_t *C, const int32_t *T, double *td) noexcept nogil:
+    """Eq. 1 for every node (see text_density)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        td[i] = C[i] / <double>(T[i] if T[i] > 0 else 1)
+
+
 def text_density(Doc d):
     """Text Density, Def. 3.1 / Eq. 1: TD_i = C_i / T_i, with T_i = 1 when it is 0.
 
     Text nodes are DOM leaves: TD = their character count.
     """
-    cdef Py_ssize_t i, n = d.n
-    out = np.empty(n, dtype=np.float64)
-    cdef double[::1] td = out
-    cdef const int32_t *C = d.c_chars
-    cdef const int32_t *T = d.c_tags
+    out = np.empty(d.n, dtype=np.float64)
+    cdef double *td = _f64_out(out)
     with nogil:
-        for i in range(n):
-            td[i] = C[i] / <double>(T[i] if T[i] > 0 else 1)
+        _td_core(d.n, d.c_chars, d.c_tags, td)
     return out
 
 
@@ -52,29 +60,42 @@ def composite_text_density(Doc d, object hybrid_chars=None):
     cdef const int32_t *LT = d.c_link_tags
     cdef const double[::1] HC
     cdef bint hybrid = hybrid_chars is not None
-    cdef double c, t, lcb_cb
     out = np.zeros(n, dtype=np.float64)
-    cdef double[::1] ctd = out
     if n == 0:
         return out
+    cdef const double *hc = NULL
+    cdef double *ctd = _f64_out(out)
     if hybrid:
         HC = np.ascontiguousarray(hybrid_chars, dtype=np.float64)
         if HC.shape[0] != n:
             raise ValueError(f"hybrid_chars has {HC.shape[0]} entries, the Doc has {n} nodes")
+        hc = &HC[0]
+    with nogil:
+        _ctd_core(n, b, C, T, LC, LT, hc, ctd)
+    return out
+
+
+cdef void _ctd_core(Py_ssize_t n, Py_ssize_t b, const int32_t *C, const int32_t *T, const int32_t *LC,
+                    const int32_t *LT, const double *HC, double *ctd) noexcept nogil:
+    """Eq. 2 (Eq. 4 with hybrid characters HC, NULL for none) for every node;
+    `b` is <body> (see composite_text_density)."""
+    cdef Py_ssize_t i
+    cdef double c, t, lcb_cb
+    if n == 0:
+        return
+    if HC != NULL:
         lcb_cb = LC[b] / (HC[b] if HC[b] > 0 else 1.0)
     else:
         lcb_cb = LC[b] / <double>(C[b] if C[b] > 0 else 1)
-    with nogil:
-        for i in range(n):
-            c = HC[i] if hybrid else C[i]
-            if T[i] > 0:
-                t = T[i]
-            elif hybrid and C[i] > 0 and HC[i] > 0:
-                t = HC[i] / C[i]
-            else:
-                t = 1.0
-            ctd[i] = _ctd(c, t, LC[i], LT[i], C[i] - LC[i], lcb_cb)
-    return out
+    for i in range(n):
+        c = HC[i] if HC != NULL else C[i]
+        if T[i] > 0:
+            t = T[i]
+        elif HC != NULL and C[i] > 0 and HC[i] > 0:
+            t = HC[i] / C[i]
+        else:
+            t = 1.0
+        ctd[i] = _ctd(c, t, LC[i], LT[i], C[i] - LC[i], lcb_cb)
 
 
 def hybrid_chars(Doc d, object positions):
@@ -130,16 +151,38 @@ def hybrid_chars(Doc d, object positions):
 def density_sum(Doc d, object density):
     """DensitySum, Def. 3.5 / Eq. 5: the sum of the children's text densities
     (children are elements and text nodes, the DOM's leaves)."""
-    cdef Py_ssize_t i, n = d.n
-    cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef const int32_t *parent = d.c_parent
-    out = np.zeros(n, dtype=np.float64)
-    cdef double[::1] ds = out
+    cdef cnp.ndarray td = _node_f64(d, density)
+    out = np.zeros(d.n, dtype=np.float64)
+    cdef const double *tdp = _f64(td)
+    cdef double *ds = _f64_out(out)
     with nogil:
-        for i in range(1, n):
-            if parent[i] >= 0:
-                ds[parent[i]] += td[i]
+        _dsum_core(d.n, d.c_parent, tdp, ds)
     return out
+
+
+cdef void _dsum_core(Py_ssize_t n, const int32_t *parent, const double *td, double *ds) noexcept nogil:
+    """Eq. 5 for every node into ds (which holds zeros)."""
+    cdef Py_ssize_t i
+    for i in range(1, n):
+        if parent[i] >= 0:
+            ds[parent[i]] += td[i]
+
+
+cdef cnp.ndarray _node_f64(Doc d, object a):
+    """`a` as a contiguous float64 array of one value per node of `d` (no copy when it is one)."""
+    cdef cnp.ndarray arr
+    if isinstance(a, np.ndarray) and cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT64 \
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a):
+        arr = <cnp.ndarray>a
+    else:
+        arr = np.ascontiguousarray(a, dtype=np.float64)
+    if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_SIZE(arr) != d.n:
+        raise ValueError(f"expected {d.n} values (one per node), got shape {np.shape(a)}")
+    return arr
+
+
+cdef inline const double *_f64(cnp.ndarray a) noexcept:
+    return <const double *>cnp.PyArray_DATA(a)
 
 
 cdef Py_ssize_t _root(Doc d):
@@ -150,25 +193,29 @@ def densitysum_threshold(Doc d, object density, object dsum):
     """Sect. 3.5.2: the node with the maximum DensitySum under <body>, and the
     threshold = the minimum text density on the path from it up to <body>.
     Returns (node index, threshold)."""
-    cdef Py_ssize_t i, b = _root(d), g
-    cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef const double[::1] ds = np.ascontiguousarray(dsum, dtype=np.float64)
-    cdef const int32_t *end = d.c_end
-    cdef const int32_t *parent = d.c_parent
-    cdef double thr
+    cdef cnp.ndarray td = _node_f64(d, density)
+    cdef cnp.ndarray ds = _node_f64(d, dsum)
+    cdef double thr = 0.0
     if d.n == 0:
         return -1, 0.0
-    g = b
+    g = _dsthr_core(_root(d), d.c_end, d.c_parent, _f64(td), _f64(ds), &thr)
+    return g, thr
+
+
+cdef Py_ssize_t _dsthr_core(Py_ssize_t b, const int32_t *end, const int32_t *parent, const double *td,
+                            const double *ds, double *thr) noexcept nogil:
+    """densitysum_threshold on arrays: returns the node, writes the threshold."""
+    cdef Py_ssize_t i, g = b
     for i in range(b, end[b]):
         if ds[i] > ds[g]:
             g = i
-    thr = td[g]
+    thr[0] = td[g]
     i = g
     while i != b and i >= 0:
         i = parent[i]
-        if i >= 0 and td[i] < thr:
-            thr = td[i]
-    return g, thr
+        if i >= 0 and td[i] < thr[0]:
+            thr[0] = td[i]
+    return g
 
 
 def densitysum_extract(Doc d, object density, object dsum):
@@ -180,34 +227,46 @@ def densitysum_extract(Doc d, object density, object dsum):
     the marked subtrees (uint8 mask).  Iterative: the subtree argmax comes
     from one reverse sweep, the walk is a preorder scan that skips subtrees.
     """
-    cdef Py_ssize_t i, n = d.n, b = _root(d), p
-    cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef const double[::1] ds = np.ascontiguousarray(dsum, dtype=np.float64)
-    cdef const int32_t *end = d.c_end
-    cdef const int32_t *parent = d.c_parent
-    cdef const uint8_t *kind = d.c_kind
+    cdef Py_ssize_t n = d.n
+    cdef cnp.ndarray td = _node_f64(d, density)
+    cdef cnp.ndarray ds = _node_f64(d, dsum)
     keep_arr = np.zeros(n, dtype=np.uint8)
-    cdef uint8_t[::1] keep = keep_arr
     if n == 0:
         return keep_arr
-    g, thr_obj = densitysum_threshold(d, density, dsum)
-    cdef double thr = thr_obj
-    best_arr = np.arange(n, dtype=np.int32)
-    cdef int32_t[::1] best = best_arr
+    cdef const double *tdp = _f64(td)
+    cdef const double *dsp = _f64(ds)
+    cdef uint8_t *keep = <uint8_t *>cnp.PyArray_DATA(keep_arr)
+    cdef Py_ssize_t b = _root(d)
+    cdef int32_t *best = <int32_t *>malloc(n * sizeof(int32_t))
+    if best == NULL:
+        raise MemoryError()
     with nogil:
-        for i in range(n - 1, 0, -1):
-            p = parent[i]
-            if p >= 0 and kind[i] == LXB_ELEMENT and ds[best[i]] > ds[best[p]]:
-                best[p] = best[i]
-        i = b
-        while i < end[b]:
-            if kind[i] == LXB_ELEMENT and td[i] >= thr:
-                keep[best[i]] = 1
-                i += 1
-            else:
-                i = end[i]
-        _spread_keep(parent, &keep[0], b, end[b])
+        _dsext_core(n, b, d.c_end, d.c_parent, d.c_kind, tdp, dsp, best, keep)
+    free(best)
     return keep_arr
+
+
+cdef void _dsext_core(Py_ssize_t n, Py_ssize_t b, const int32_t *end, const int32_t *parent,
+                      const uint8_t *kind, const double *td, const double *ds, int32_t *best,
+                      uint8_t *keep) noexcept nogil:
+    """densitysum_extract on arrays: `best` is scratch for n entries, `keep` holds n zeros."""
+    cdef Py_ssize_t i, p
+    cdef double thr
+    _dsthr_core(b, end, parent, td, ds, &thr)
+    for i in range(n):
+        best[i] = <int32_t>i
+    for i in range(n - 1, 0, -1):
+        p = parent[i]
+        if p >= 0 and kind[i] == LXB_ELEMENT and ds[best[i]] > ds[best[p]]:
+            best[p] = best[i]
+    i = b
+    while i < end[b]:
+        if kind[i] == LXB_ELEMENT and td[i] >= thr:
+            keep[best[i]] = 1
+            i += 1
+        else:
+            i = end[i]
+    _spread_keep(parent, keep, b, end[b])
 
 
 cdef void _spread_keep(const int32_t *parent, uint8_t *keep, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:

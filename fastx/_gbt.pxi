@@ -384,27 +384,11 @@ cdef inline float _gbt_finite(double x) noexcept nogil:
     return <float>x
 
 
-cdef inline const void *_gbt_data(object a, int typenum, Py_ssize_t n) except NULL:
-    """Data of a C-contiguous 1-D NumPy array of `n` items of `typenum` (the Doc's
-    arrays and the CETD kernels' outputs), without a memoryview's setup cost."""
-    cdef cnp.ndarray arr = <cnp.ndarray?>a
-    if cnp.PyArray_TYPE(arr) != typenum or not cnp.PyArray_IS_C_CONTIGUOUS(arr) or cnp.PyArray_SIZE(arr) != n:
-        raise ValueError(f"expected a contiguous array of {n} items of NumPy type {typenum}")
-    return cnp.PyArray_DATA(arr)
-
-
 cdef tuple _gbt_features(Doc d):
     """(unit_of, units, X) of a Doc: see `default_features`."""
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
-    # CETD's quantities (seeds/004): TD, CTD, DensitySum, Algorithm 2's node, threshold and keep set
-    ctd_arr = composite_text_density(d)
-    ds_arr = density_sum(d, ctd_arr)
-    cetd_node, cetd_thr = densitysum_threshold(d, ctd_arr, ds_arr)
-    ck_arr = densitysum_extract(d, ctd_arr, ds_arr)
-    td_arr = text_density(d)
-    blk_arr = block_ancestors(d)
     cdef const int32_t *parent = d.c_parent
     cdef const int32_t *end = d.c_end
     cdef const int32_t *depth = d.c_depth
@@ -421,13 +405,6 @@ cdef tuple _gbt_features(Doc d):
     cdef const int32_t *W = d.c_words
     cdef const int32_t *PC = d.c_p_count
     cdef const uint64_t *ptr = d.c_ptr
-    cdef const int32_t *blk = <const int32_t *>_gbt_data(blk_arr, cnp.NPY_INT32, n)
-    cdef const double *TD = <const double *>_gbt_data(td_arr, cnp.NPY_FLOAT64, n)
-    cdef const double *CTD = <const double *>_gbt_data(ctd_arr, cnp.NPY_FLOAT64, n)
-    cdef const double *DS = <const double *>_gbt_data(ds_arr, cnp.NPY_FLOAT64, n)
-    cdef const uint8_t *ck = <const uint8_t *>_gbt_data(ck_arr, cnp.NPY_UINT8, n)
-    cdef Py_ssize_t g_node = cetd_node
-    cdef double thr = cetd_thr
     cdef bytes title_b = (d.title or "").encode("utf-8", "replace")
     cdef bytes desc_b = (d.description or "").encode("utf-8", "replace")
     cdef const unsigned char *tb = title_b
@@ -439,6 +416,33 @@ cdef tuple _gbt_features(Doc d):
     for i in range(n):
         if kind[i] == LXB_TEXT:
             ntext += 1
+    # CETD's quantities (seeds/004): TD, CTD, DensitySum, Algorithm 2's node, threshold and keep
+    # set, and the nearest block ancestors, into one scratch block
+    cdef Py_ssize_t root = d.body if d.body >= 0 else 0
+    cdef double *dscratch = <double *>malloc((3 * n + 1) * sizeof(double))
+    cdef int32_t *iscratch = <int32_t *>malloc((2 * n + 1) * sizeof(int32_t))
+    cdef uint8_t *ck_buf = <uint8_t *>calloc(n + 1, 1)
+    if dscratch == NULL or iscratch == NULL or ck_buf == NULL:
+        free(dscratch)
+        free(iscratch)
+        free(ck_buf)
+        raise MemoryError()
+    cdef double *TD = dscratch
+    cdef double *CTD = dscratch + n
+    cdef double *DS = dscratch + 2 * n
+    cdef int32_t *blk = iscratch
+    cdef const uint8_t *ck = ck_buf
+    cdef Py_ssize_t g_node = -1
+    cdef double thr = 0.0
+    with nogil:
+        _td_core(n, C, T, TD)
+        _ctd_core(n, root, C, T, LC, LT, NULL, CTD)
+        memset(DS, 0, n * sizeof(double))
+        _dsum_core(n, parent, CTD, DS)
+        if n > 0:
+            g_node = _dsthr_core(root, end, parent, CTD, DS, &thr)
+            _dsext_core(n, root, end, parent, kind, CTD, DS, iscratch + n, ck_buf)
+        _blk_core(n, parent, kind, flags, blk)
     # scratch: per node the unit it heads, semantic and word-group bits; per unit the accumulators
     cdef int32_t *node_unit = <int32_t *>malloc((n + 1) * sizeof(int32_t))
     cdef uint16_t *sem = <uint16_t *>malloc((n + 1) * sizeof(uint16_t))
@@ -453,7 +457,6 @@ cdef tuple _gbt_features(Doc d):
     cdef uint16_t own, seen
     cdef int g, ti, last_cp
     cdef double total_chars = 0, body_c
-    cdef Py_ssize_t root = d.body if d.body >= 0 else 0
     cdef Py_ssize_t pos, toklen
     cdef uint32_t h
     cdef size_t q
@@ -544,6 +547,9 @@ cdef tuple _gbt_features(Doc d):
         free(tbits)
         free(tset)
         free(dset)
+        free(dscratch)
+        free(iscratch)
+        free(ck_buf)
     return unit_of_arr, units_arr, X_arr
 
 

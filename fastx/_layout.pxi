@@ -311,21 +311,24 @@ def block_ancestors(Doc d):
     element, its closest parent element displayed as block") and the lines of
     the line-block distribution are the text nodes sharing this value.
     """
-    cdef Py_ssize_t i, n = d.n
-    cdef const int32_t *parent = d.c_parent
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
-    out = np.empty(n, dtype=np.int32)
-    cdef int32_t[::1] blk = out
+    out = np.empty(d.n, dtype=np.int32)
+    cdef int32_t *blk = <int32_t *>cnp.PyArray_DATA(out)
     with nogil:
-        for i in range(n):
-            if kind[i] == LXB_ELEMENT and flags[i] & NF_BLOCK:
-                blk[i] = <int32_t>i
-            elif parent[i] >= 0:
-                blk[i] = blk[parent[i]]
-            else:
-                blk[i] = -1
+        _blk_core(d.n, d.c_parent, d.c_kind, d.c_flags, blk)
     return out
+
+
+cdef void _blk_core(Py_ssize_t n, const int32_t *parent, const uint8_t *kind, const uint16_t *flags,
+                    int32_t *blk) noexcept nogil:
+    """block_ancestors on arrays."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if kind[i] == LXB_ELEMENT and flags[i] & NF_BLOCK:
+            blk[i] = <int32_t>i
+        elif parent[i] >= 0:
+            blk[i] = blk[parent[i]]
+        else:
+            blk[i] = -1
 
 
 def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int width=3,
