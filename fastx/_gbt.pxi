@@ -28,7 +28,7 @@
 # Every loop is a linear sweep over the preorder arrays (parent[i] < i), with
 # the GIL released; no recursion.
 
-from libc.stdint cimport int16_t
+from libc.stdint cimport int8_t, int16_t
 from libc.stdlib cimport calloc
 
 DEF _GBT_ANC = 4              # ancestors described per unit
@@ -140,6 +140,7 @@ cdef int _gbt_ready = 0
 
 
 def _gbt_init():
+    _gbt_tok_init()
     """Fill the tag and word tables (after the lexbor calibration set TAG_IDS)."""
     global _gbt_ready
     cdef Py_ssize_t i, slot
@@ -256,55 +257,68 @@ cdef uint16_t _gbt_attr_sem(fx_node *node) noexcept nogil:
 # ---------------------------------------------------------------- token sets (title, description)
 
 cdef struct _GbtSet:
+    # the tokens of the title and of the description in one open-addressing table
     uint32_t hash[_GBT_HT]
-    int16_t idx[_GBT_HT]       # token index (0.._GBT_TITLE_MAX-1), -1 empty
-    int32_t count
+    int8_t tidx[_GBT_HT]       # index among the title's tokens (0.._GBT_TITLE_MAX-1), -1 none
+    int8_t didx[_GBT_HT]       # index among the description's tokens, -1 none
+    uint8_t used[_GBT_HT]
+    int32_t tcount
+    int32_t dcount
 
 
-cdef inline uint32_t _gbt_fold(uint32_t cp) noexcept nogil:
-    if 65 <= cp <= 90:
-        return cp + 32
-    return cp
+cdef uint8_t _gbt_tok_ascii[128]   # ASCII word characters (alphanumerics, _) case-folded; 0 otherwise
+
+
+cdef void _gbt_tok_init() noexcept nogil:
+    cdef int c
+    for c in range(128):
+        _gbt_tok_ascii[c] = 0
+        if 48 <= c <= 57 or 97 <= c <= 122 or c == 95:
+            _gbt_tok_ascii[c] = <uint8_t>c
+        elif 65 <= c <= 90:
+            _gbt_tok_ascii[c] = <uint8_t>(c + 32)
 
 
 cdef Py_ssize_t _gbt_next_token(const unsigned char *s, Py_ssize_t n, Py_ssize_t *pos,
                                 uint32_t *hash) noexcept nogil:
     """Next token at or after *pos (a word, or one CJK character), case-folded
-    and hashed; returns its length in code points (0: none left)."""
+    and hashed; returns its length in code points (0: none left).  ASCII
+    bytes are classified by one table lookup."""
     cdef size_t i = <size_t>pos[0], start
     cdef uint32_t cp, h
+    cdef uint8_t lc
     cdef Py_ssize_t k = 0
     while i < <size_t>n:
-        start = i
         if s[i] < 128:
-            cp = s[i]
-            i += 1
+            if _gbt_tok_ascii[s[i]] == 0:
+                i += 1
+                continue
         else:
-            cp = _utf8_next(s, n, &i)
-        if _is_cjk(cp):
-            hash[0] = (2166136261u ^ cp) * 16777619u
-            pos[0] = i
-            return 1
-        if cp < 128 and not ((48 <= cp <= 57) or (65 <= cp <= 90) or (97 <= cp <= 122) or cp == 95):
-            continue
-        if cp >= 128 and (not _is_word_char(cp) or _is_space(cp)):
-            continue
-        h = 2166136261u
-        h = (h ^ _gbt_fold(cp)) * 16777619u
-        k = 1
-        while i < <size_t>n:
             start = i
+            cp = _utf8_next(s, n, &i)
+            if _is_cjk(cp):
+                hash[0] = (2166136261u ^ cp) * 16777619u
+                pos[0] = i
+                return 1
+            if not _is_word_char(cp) or _is_space(cp):
+                continue
+            i = start
+        # a word: word characters up to the next other character (or CJK one)
+        h = 2166136261u
+        while i < <size_t>n:
             if s[i] < 128:
-                cp = s[i]
+                lc = _gbt_tok_ascii[s[i]]
+                if lc == 0:
+                    break
+                h = (h ^ lc) * 16777619u
                 i += 1
             else:
+                start = i
                 cp = _utf8_next(s, n, &i)
-            if _is_cjk(cp) or (cp < 128 and not ((48 <= cp <= 57) or (65 <= cp <= 90) or (97 <= cp <= 122)
-                                                  or cp == 95)) \
-                    or (cp >= 128 and (not _is_word_char(cp) or _is_space(cp))):
-                i = start
-                break
-            h = (h ^ _gbt_fold(cp)) * 16777619u
+                if _is_cjk(cp) or not _is_word_char(cp) or _is_space(cp):
+                    i = start
+                    break
+                h = (h ^ cp) * 16777619u
             k += 1
         hash[0] = h
         pos[0] = i
@@ -313,28 +327,41 @@ cdef Py_ssize_t _gbt_next_token(const unsigned char *s, Py_ssize_t n, Py_ssize_t
     return 0
 
 
-cdef void _gbt_set_build(_GbtSet *t, const unsigned char *s, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t pos = 0, slot
+cdef void _gbt_set_build(_GbtSet *t, const unsigned char *title, Py_ssize_t tn, const unsigned char *desc,
+                         Py_ssize_t dn) noexcept nogil:
+    """The first _GBT_TITLE_MAX distinct tokens of the title and of the description."""
+    cdef Py_ssize_t pos, slot
     cdef uint32_t h
-    cdef int i
-    for i in range(_GBT_HT):
-        t.idx[i] = -1
-    t.count = 0
-    while t.count < _GBT_TITLE_MAX and _gbt_next_token(s, n, &pos, &h) > 0:
-        slot = h & (_GBT_HT - 1)
-        while t.idx[slot] >= 0 and t.hash[slot] != h:
-            slot = (slot + 1) & (_GBT_HT - 1)
-        if t.idx[slot] < 0:
+    cdef int which
+    cdef int32_t *count
+    memset(t.used, 0, _GBT_HT)
+    memset(t.tidx, 0xFF, _GBT_HT)
+    memset(t.didx, 0xFF, _GBT_HT)
+    t.tcount = t.dcount = 0
+    for which in range(2):
+        pos = 0
+        count = &t.tcount if which == 0 else &t.dcount
+        while count[0] < _GBT_TITLE_MAX and _gbt_next_token(title if which == 0 else desc,
+                                                          tn if which == 0 else dn, &pos, &h) > 0:
+            slot = h & (_GBT_HT - 1)
+            while t.used[slot] and t.hash[slot] != h:
+                slot = (slot + 1) & (_GBT_HT - 1)
+            t.used[slot] = 1
             t.hash[slot] = h
-            t.idx[slot] = <int16_t>t.count
-            t.count += 1
+            if which == 0 and t.tidx[slot] < 0:
+                t.tidx[slot] = <int8_t>count[0]
+                count[0] += 1
+            elif which == 1 and t.didx[slot] < 0:
+                t.didx[slot] = <int8_t>count[0]
+                count[0] += 1
 
 
-cdef inline int _gbt_set_find(const _GbtSet *t, uint32_t h) noexcept nogil:
+cdef inline Py_ssize_t _gbt_set_find(const _GbtSet *t, uint32_t h) noexcept nogil:
+    """Slot of token hash h in the set, -1 when neither text has it."""
     cdef Py_ssize_t slot = h & (_GBT_HT - 1)
-    while t.idx[slot] >= 0:
+    while t.used[slot]:
         if t.hash[slot] == h:
-            return t.idx[slot]
+            return slot
         slot = (slot + 1) & (_GBT_HT - 1)
     return -1
 
@@ -451,23 +478,21 @@ cdef tuple _gbt_features(Doc d):
     cdef double *acc = <double *>calloc((ntext + 1) * 12, sizeof(double))
     cdef uint64_t *tbits = <uint64_t *>calloc((ntext + 1) * 2, sizeof(uint64_t))
     cdef _GbtSet *tset = <_GbtSet *>malloc(sizeof(_GbtSet))
-    cdef _GbtSet *dset = <_GbtSet *>malloc(sizeof(_GbtSet))
     cdef float *X
     cdef int32_t *units_out
     cdef uint16_t own, seen
     cdef int g, ti, last_cp
     cdef double total_chars = 0, body_c
-    cdef Py_ssize_t pos, toklen
+    cdef Py_ssize_t pos, toklen, slot
     cdef uint32_t h
     cdef size_t q
     cdef fx_node *node
     try:
         if node_unit == NULL or sem == NULL or wbits == NULL or units == NULL or acc == NULL \
-                or tbits == NULL or tset == NULL or dset == NULL:
+                or tbits == NULL or tset == NULL:
             raise MemoryError()
         with nogil:
-            _gbt_set_build(tset, tb, tlen)
-            _gbt_set_build(dset, db, dlen)
+            _gbt_set_build(tset, tb, tlen, db, dlen)
             # ancestor semantics and class/id word groups (preorder: parents first)
             for i in range(n):
                 node_unit[i] = -1
@@ -510,24 +535,24 @@ cdef tuple _gbt_features(Doc d):
                 last_cp = <int>_utf8_next(buf, text_off[i] + text_len[i], &q) if text_len[i] > 0 else 0
                 acc[12 * u + 6] = 1.0 if _gbt_sentence_end(last_cp) else 0.0
                 # title / description token overlap (the unit's first tokens)
-                if acc[12 * u + 7] < _GBT_SCAN_MAX and (tset.count > 0 or dset.count > 0):
+                if acc[12 * u + 7] < _GBT_SCAN_MAX and (tset.tcount > 0 or tset.dcount > 0):
                     pos = text_off[i]
                     while acc[12 * u + 7] < _GBT_SCAN_MAX:
                         toklen = _gbt_next_token(buf, text_off[i] + text_len[i], &pos, &h)
                         if toklen == 0:
                             break
                         acc[12 * u + 7] += 1
-                        ti = _gbt_set_find(tset, h)
-                        if ti >= 0:
-                            acc[12 * u + 9] += 1
-                            tbits[2 * u] |= (<uint64_t>1) << ti
-                        ti = _gbt_set_find(dset, h)
-                        if ti >= 0:
-                            acc[12 * u + 10] += 1
-                            tbits[2 * u + 1] |= (<uint64_t>1) << ti
+                        slot = _gbt_set_find(tset, h)
+                        if slot >= 0:
+                            if tset.tidx[slot] >= 0:
+                                acc[12 * u + 9] += 1
+                                tbits[2 * u] |= (<uint64_t>1) << tset.tidx[slot]
+                            if tset.didx[slot] >= 0:
+                                acc[12 * u + 10] += 1
+                                tbits[2 * u + 1] |= (<uint64_t>1) << tset.didx[slot]
             for i in range(n):
                 unit_of[i] = node_unit[blk[i] if blk[i] >= 0 else root]
-        X_arr = np.zeros((m, GBT_NFEAT), dtype=np.float32)
+        X_arr = np.empty((m, GBT_NFEAT), dtype=np.float32)      # _gbt_unit_row writes every column
         X = <float *>cnp.PyArray_DATA(X_arr)
         units_arr = np.empty(m, dtype=np.int32)
         units_out = <int32_t *>cnp.PyArray_DATA(units_arr)
@@ -535,7 +560,7 @@ cdef tuple _gbt_features(Doc d):
             body_c = C[root]
             for u in range(m):
                 units_out[u] = units[u]
-                _gbt_unit_row(X + u * GBT_NFEAT, u, m, units[u], n, acc, tbits, tset.count, dset.count,
+                _gbt_unit_row(X + u * GBT_NFEAT, u, m, units[u], n, acc, tbits, tset.tcount, tset.dcount,
                               total_chars, body_c, root, parent, end, depth, tag, flags, C, T, LC, LT, P, PC,
                               TD, CTD, DS, ck, g_node, thr, sem, wbits)
     finally:
@@ -546,7 +571,6 @@ cdef tuple _gbt_features(Doc d):
         free(acc)
         free(tbits)
         free(tset)
-        free(dset)
         free(dscratch)
         free(iscratch)
         free(ck_buf)
@@ -576,6 +600,7 @@ cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_s
     x[_GF_U + 7] = _gbt_ratio(ac[5], ac[3])
     # the block element
     x[_GF_B + 0] = _gbt_tagcat[tag[b]] if tag[b] < STATIC_LIMIT else _GC_OTHER
+    x[_GF_B + 1] = 0
     if flags[b] & NF_HEADING:
         x[_GF_B + 1] = 1 + (_gbt_tagcat[tag[b]] - _GC_H1) if _gbt_tagcat[tag[b]] <= _GC_H3 else 3
     x[_GF_B + 2] = <float>C[b]
@@ -639,6 +664,7 @@ cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_s
         a = parent[a]
         k += 1
     # neighbours in reading order, and the parent's size
+    x[_GF_NB + 0] = x[_GF_NB + 1] = x[_GF_NB + 2] = x[_GF_NB + 3] = 0
     if u > 0:
         x[_GF_NB + 0] = <float>acc[12 * (u - 1)]
         x[_GF_NB + 1] = _gbt_ratio(acc[12 * (u - 1) + 4], acc[12 * (u - 1)])
