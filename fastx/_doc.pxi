@@ -241,6 +241,14 @@ cdef extern from *:
                 if (w & FX_HIGH)
                     goto bytewise;            /* a non-ASCII byte among them */
                 sp = ~FX_GE(w, 33) & FX_HIGH;
+                if (sp == FX_HIGH) {          /* eight whitespace bytes: at most one space */
+                    out[o] = 32;
+                    o += 1 - prev_sp;
+                    prev_sp = 1;
+                    prev_wd = 0;
+                    i += 8;
+                    continue;
+                }
                 if (sp & ((sp << 8) | (prev_sp ? 0x80ULL : 0)))
                     goto bytewise;            /* whitespace to collapse */
                 wd = FX_IN(w, 48, 57) | FX_IN(w, 65, 90) | FX_IN(w, 97, 122) | FX_IN(w, 95, 95);
