@@ -394,6 +394,7 @@ cdef struct Builder:
     Py_ssize_t scap
     Py_ssize_t body
     int oom
+    int pending_ws     # a whitespace-only text node since the last text record
 
 
 cdef inline bint _grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t item) noexcept nogil:
@@ -497,6 +498,7 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
         prev_sp = 2            # marks trailing whitespace
     b.blen = o
     if o == off:
+        b.pending_ws = 1       # whitespace-only: the next text starts after a space
         return
     chars = <int32_t>(o - off) - extra
     r = _push_rec(b)
@@ -506,7 +508,8 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     r.depth = depth
     r.tag = 0
     r.kind = LXB_TEXT
-    r.flags = inherited | (NF_WS_BEFORE if lead_ws else 0) | (NF_WS_AFTER if prev_sp == 2 else 0)
+    r.flags = inherited | (NF_WS_BEFORE if lead_ws or b.pending_ws else 0) | (NF_WS_AFTER if prev_sp == 2 else 0)
+    b.pending_ws = 0
     r.text_off = off
     r.text_len = <int32_t>(o - off)
     r.chars = chars
@@ -849,6 +852,7 @@ def build_doc(parser, str title_fallback="", object url=None):
     b.sp = b.scap = 0
     b.body = -1
     b.oom = 0
+    b.pending_ws = 0
     # first capacities from the page size (dev pages: a node per 80 bytes, text 11% of the
     # bytes, medians): most pages then build with at most one reallocation
     raw = getattr(parser, "raw_html", None)

@@ -87,6 +87,11 @@ def test_render_text_blocks_and_inline_spacing():
     assert "<h1>Title</h1>" in html and "<b>wor</b>" in html
 
 
+def test_whitespace_only_text_between_inline_elements_is_a_space():
+    doc = fastx.parse("<p><b>foo</b> <i>bar</i>\n<a href=x>baz</a>&nbsp;<span>qux</span><b>joined</b></p>")
+    assert doc.render_text(np.ones(doc.n, dtype=np.uint8)) == "foo bar baz quxjoined"
+
+
 def test_render_html_keeps_only_kept_subtrees_with_ancestors():
     doc = fastx.parse("<body><div class=a><p>keep me</p><p>drop me</p></div><nav>menu</nav></body>")
     keep = np.zeros(doc.n, dtype=np.uint8)
