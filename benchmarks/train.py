@@ -69,6 +69,18 @@ PARAMS = {
 }
 ROUNDS = 120
 EXIT_AT = (5,) + tuple(range(10, ROUNDS, 10))     # early-exit checkpoints (trees evaluated)
+
+
+def set_rounds(rounds: int, learning_rate: float) -> None:
+    """Train `rounds` trees at `learning_rate` (checkpoints every 10 trees after the 5th)."""
+    global ROUNDS, EXIT_AT
+    if rounds < 10 or not 0 < learning_rate <= 1:
+        raise SystemExit("train.py: --rounds must be at least 10 and --learning-rate in (0, 1]")
+    ROUNDS = rounds
+    EXIT_AT = (5,) + tuple(range(10, ROUNDS, 10))
+    PARAMS["learning_rate"] = learning_rate
+
+
 EXIT_FLIPS = 2e-5                          # decisions early exit may change, per checkpoint
 EXIT_MIN_MARGIN = 0.25                     # log-odds
 UNIT_GRID = np.round(np.arange(0.30, 0.71, 0.02), 2)          # unit thresholds tried
@@ -299,7 +311,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cross", action="store_true", help="leave-one-corpus-out figures too")
     ap.add_argument("--no-write", action="store_true", help="train and report, do not overwrite fastx/data")
+    ap.add_argument("--rounds", type=int, default=ROUNDS, help=f"trees of the default model (default {ROUNDS})")
+    ap.add_argument("--learning-rate", type=float, default=PARAMS["learning_rate"],
+                    help=f"LightGBM learning rate (default {PARAMS['learning_rate']})")
     a = ap.parse_args(argv)
+    set_rounds(a.rounds, a.learning_rate)
     cmp = load_compare()
     data = load_pages(cmp)
     pages = [p for c in CORPORA for p in data[c][1]]

@@ -65,6 +65,8 @@ def get(name: str) -> Method:
 
 def call(method: Method, doc, params: dict):
     """Run `method` on `doc` with user `params` over the registered defaults; check names."""
+    if not params:
+        return method.run(doc, **method.defaults)
     bad = [k for k in params if k not in method.params]
     if bad:
         raise InputError(f"method {method.name!r} has no parameter {', '.join(map(repr, bad))}; "

@@ -81,6 +81,7 @@ class DefaultModel:
             raise ModelError("the early-exit schedule must be increasing tree counts with margins >= 0")
         if not 0.0 < self.threshold < 1.0 or not 0.0 <= self.page_threshold < 1.0:
             raise ModelError(f"thresholds {self.threshold}, {self.page_threshold} are not probabilities")
+        self._cuts = (logit(self.threshold), logit(self.page_threshold))   # the defaults, as log-odds
         try:
             self._trees = _core.gbt_model(self.depth, self.feat, self.thr, self.leaf, self.exit_at,
                                           self.exit_margin)
@@ -101,9 +102,9 @@ class DefaultModel:
              headline: bool = True) -> np.ndarray:
         """Node keep mask over `doc` (``_core.default_keep``): nothing when no
         unit reaches `page_threshold`, else the units reaching `threshold`."""
-        t = self.threshold if threshold is None else threshold
-        pt = self.page_threshold if page_threshold is None else page_threshold
-        return _core.default_keep(doc, self._trees, logit(t), logit(pt), headline)
+        cut = self._cuts[0] if threshold is None else logit(threshold)
+        page_cut = self._cuts[1] if page_threshold is None else logit(page_threshold)
+        return _core.default_keep(doc, self._trees, cut, page_cut, headline)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":
@@ -160,7 +161,9 @@ def default(doc, threshold: float | None = None, page_threshold: float | None = 
     DefaultModel or a path to a model file (default: the shipped one);
     `headline`: keep the heading that reads like the page title."""
     if model is None:
-        model = shipped()
+        model = _CACHE.get("shipped") or shipped()
+        if threshold is None and page_threshold is None:
+            return model.keep(doc, None, None, headline)
     elif isinstance(model, (str, Path)):
         model = DefaultModel.load(model)
     elif not isinstance(model, DefaultModel):
