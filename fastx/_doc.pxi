@@ -655,10 +655,19 @@ cdef class Doc:
     cdef readonly str title, description
     cdef readonly Py_ssize_t body
     cdef readonly object url
-    cdef public dict cache
+    cdef dict _cache
+
+    @property
+    def cache(self):
+        """A dict for what methods compute once per page (e.g. ``cache["layout"]``)."""
+        if self._cache is None:
+            self._cache = {}
+        return self._cache
 
     cdef object _array(self, int k):
         """NumPy view of array k of _DOC_ARRAYS (made once, then cached)."""
+        if self._views is None:
+            self._views = [None] * len(_DOC_ARRAYS)
         v = self._views[k]
         if v is None:
             name, dtype, width, start = _DOC_ARRAYS[k]
@@ -843,7 +852,6 @@ def build_doc(parser, str title_fallback="", object url=None):
     root_node = parser.root
     d.parser = parser
     d.url = url
-    d.cache = {}
     b.recs = NULL
     b.n = b.cap = 0
     b.buf = NULL
@@ -905,7 +913,6 @@ cdef void _fill(Builder *b, Doc d):
     """Copy the records into the arrays, then one reverse sweep for the subtree aggregates."""
     cdef Py_ssize_t i, p, n = b.n
     d._mem = np.empty(max(n, 1) * _DOC_NODE_BYTES, dtype=np.uint8)
-    d._views = [None] * len(_DOC_ARRAYS)
     cdef uint8_t *base = <uint8_t *>cnp.PyArray_DATA(d._mem)
     d.c_text_off = <int64_t *>base
     d.c_ptr = <uint64_t *>(base + 8 * n)

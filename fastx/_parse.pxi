@@ -302,7 +302,7 @@ cdef extern from *:
 # <selectedcontent> (selectolax's LexborDocumentOptions.WO_EVENTS)
 TG_OPTIONS = 1
 TG_MAX_HTML_BODY = 16
-_TG_STATE = {"available": False}
+_TG_STATE = {"available": False, "parser_class": None}      # parser_class: selectolax's LexborHTMLParser
 
 _TG_FORMAT = ("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong",
               "tt", "u")
@@ -333,8 +333,6 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     (see the top of _parse.pxi); raises RuntimeError where unavailable
     (`parse_available()`), ParseError if lexbor fails.
     """
-    from selectolax.lexbor import LexborHTMLParser
-    from .errors import ParseError
     cdef fx_tg g
     cdef unsigned int st
     cdef const unsigned char *s = data
@@ -350,11 +348,12 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     g.max_html_body = TG_MAX_HTML_BODY
     g.max_reconstructed = 4096 + len(data) // 64 if max_reconstructed is None else max_reconstructed
     g.max_fostered = max_fostered
-    parser = LexborHTMLParser(b"", options=TG_OPTIONS)
+    parser = _TG_STATE["parser_class"](b"", options=TG_OPTIONS)
     cdef void *doc = (<fx_node *><uintptr_t>parser.root.mem_id).owner_document
     with nogil:
         st = fx_tg_parse(doc, s, n, &g)
     if st != 0:
+        from .errors import ParseError
         raise ParseError(f"lexbor could not parse the page (status {st})")
     parser.raw_html = data
     if stats:
@@ -369,6 +368,7 @@ def _tg_calibrate():
     from selectolax.lexbor import LexborHTMLParser
     cdef bytes path = sx.__file__.encode()
     _TG_STATE["available"] = False
+    _TG_STATE["parser_class"] = LexborHTMLParser
     if not fx_tg_resolve(path):
         return
     ids = {}
