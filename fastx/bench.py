@@ -31,6 +31,7 @@ import io
 import json
 import logging
 import platform
+import random
 import statistics
 import sys
 import tarfile
@@ -270,19 +271,21 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _passes(pages: list[Page], live: list[Extractor], repeat: int, bar) -> tuple[dict, dict, dict, dict]:
     """The timed loop: `repeat` passes; in each, every page through every extractor, the
-    extractors in a rotating order. Returns (texts of the first pass, seconds per page per
-    repeat, failed page indices, first error message), each keyed by extractor name."""
+    extractors in a shuffled order (seeded: the same order each run), so that no extractor
+    always follows the same one (a peer that fills the caches with its own data would
+    otherwise slow down one neighbour only). Returns (texts of the first pass, seconds per
+    page per repeat, failed page indices, first error message), each keyed by extractor name."""
     texts = {ex.name: [""] * len(pages) for ex in live}
     times = {ex.name: [[] for _ in pages] for ex in live}
     failed = {ex.name: set() for ex in live}
     first_error: dict[str, str] = {}
     clock = time.perf_counter
-    step = 0
+    order = list(live)
+    rng = random.Random(20240601)
     for r in range(repeat):
         for i, page in enumerate(pages):
-            k = step % len(live)
-            step += 1
-            for ex in live[k:] + live[:k]:
+            rng.shuffle(order)
+            for ex in order:
                 err = None
                 t0 = clock()
                 try:
