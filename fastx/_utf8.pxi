@@ -70,6 +70,7 @@ cdef extern from *:
     }
     """
     int fx_utf8_plain(const unsigned char *s, size_t n) nogil
+    size_t fx_ascii_blocks(const unsigned char *s, size_t n) nogil
 
 
 def utf8_plain(bytes data):
@@ -117,3 +118,136 @@ def nonascii_islands(bytes sample):
                     consumed = False
                 i += 1
     return bytes(out[:o]), spaced, high
+
+
+cdef extern from *:
+    """
+    /* Length of the UTF-8 sequence at s[i] (n bytes in all) if it is a
+       complete valid one (no overlongs, surrogates or code points above
+       U+10FFFF); else minus the length of its maximal valid prefix (at least
+       1): the bytes one U+FFFD replaces under Unicode's "maximal subpart"
+       practice, as Python's UTF-8 decoder does. */
+    static inline long fx_utf8_seq(const unsigned char *s, size_t i, size_t n) {
+        unsigned char c = s[i], lo = 0x80, hi = 0xBF;
+        size_t need, k;
+        if (c >= 0xC2 && c <= 0xDF) need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            if (c == 0xE0) lo = 0xA0;
+            else if (c == 0xED) hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            if (c == 0xF0) lo = 0x90;
+            else if (c == 0xF4) hi = 0x8F;
+        } else return -1;
+        for (k = 1; k <= need; k++) {
+            unsigned char d;
+            if (i + k >= n) return -(long)k;
+            d = s[i + k];
+            if (d < lo || d > hi) return -(long)k;
+            lo = 0x80; hi = 0xBF;
+        }
+        return (long)(need + 1);
+    }
+    """
+    long fx_utf8_seq(const unsigned char *s, size_t i, size_t n) nogil
+
+
+def utf8_counts(bytes data):
+    """(valid, invalid) of `data` read as UTF-8: complete multi-byte sequences,
+    and the U+FFFD a replacing decoder writes (one per maximal invalid subpart,
+    as ``data.decode("utf-8", "replace")`` does); the evidence fastx.decode
+    weighs for UTF-8 against legacy encodings."""
+    cdef const unsigned char *s = data
+    cdef size_t n = len(data), i = 0, vec_from = 0
+    cdef Py_ssize_t valid = 0, invalid = 0
+    cdef long k
+    with nogil:
+        while i < n:
+            if i >= vec_from and i + 32 <= n:
+                i += fx_ascii_blocks(s + i, n - i)
+                vec_from = i + 32          # the block at i holds another byte: bytewise through it
+                if i >= n:
+                    break
+            if s[i] < 0x80:
+                i += 1
+                continue
+            k = fx_utf8_seq(s, i, n)
+            if k > 0:
+                valid += 1
+                i += <size_t>k
+            else:
+                invalid += 1
+                i += <size_t>(-k)
+    return valid, invalid
+
+
+def single_byte_utf8(bytes data, bytes table):
+    """`data` in a single-byte code page as UTF-8 bytes, in one C pass.
+
+    `table` holds 4 bytes per byte value: the UTF-8 form of its character,
+    zero-padded (``single_byte_table`` makes it from a code page's
+    256-character decoding table)."""
+    if len(table) != 1024:
+        raise ValueError("table must hold 4 bytes for each of the 256 byte values")
+    cdef const unsigned char *s = data
+    cdef const unsigned char *t = table
+    cdef size_t n = len(data), i = 0, o = 0, run, k, vec_from = 0
+    cdef unsigned char c
+    out = bytearray(3 * n)
+    cdef unsigned char *w = out
+    with nogil:
+        while i < n:
+            if i >= vec_from and i + 32 <= n:
+                run = fx_ascii_blocks(s + i, n - i)
+                memcpy(w + o, s + i, run)
+                o += run
+                i += run
+                vec_from = i + 32
+                if i >= n:
+                    break
+            c = s[i]
+            if c < 0x80 and c != 0:
+                w[o] = c
+                o += 1
+            else:
+                k = 0
+                while k < 3 and t[4 * c + k]:
+                    w[o] = t[4 * c + k]
+                    o += 1
+                    k += 1
+            i += 1
+    return bytes(out[:o])
+
+
+def single_byte_table(str chars):
+    """The `single_byte_utf8` table of a 256-character decoding table; NUL maps to U+FFFD
+    (fastx.decode's rule for NUL characters)."""
+    if len(chars) != 256:
+        raise ValueError("a single-byte decoding table has 256 characters")
+    out = bytearray(1024)
+    for b, ch in enumerate(chars):
+        u = ("\ufffd" if ch == "\x00" else ch).encode("utf-8", "replace")
+        if len(u) > 3:
+            raise ValueError(f"byte {b:#04x} maps outside the Basic Multilingual Plane")
+        out[4 * b:4 * b + len(u)] = u
+    return bytes(out)
+
+
+def first_high_byte(bytes data):
+    """Index of the first byte >= 0x80 in `data`, or -1 (32 bytes at a time)."""
+    cdef const unsigned char *s = data
+    cdef size_t n = len(data), i = 0, vec_from = 0
+    cdef Py_ssize_t found = -1
+    with nogil:
+        while i < n:
+            if i >= vec_from and i + 32 <= n:
+                i += fx_ascii_blocks(s + i, n - i)
+                vec_from = i + 32
+                if i >= n:
+                    break
+            if s[i] >= 0x80:
+                found = <Py_ssize_t>i
+                break
+            i += 1
+    return found

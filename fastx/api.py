@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from . import _core, methods as _methods
-from .decode import decode
+from .decode import to_utf8
 from .errors import FastxError, InputError, ParseError
 
 Doc = _core.Doc
@@ -46,10 +46,7 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
         if encoding is None and not data.startswith(b"\xef\xbb\xbf") and _core.utf8_plain(data):
             source = data          # valid UTF-8, no NUL (UTF-16/32) or ESC (ISO-2022): lexbor reads it as is
         else:
-            text, enc = decode(data, declared=encoding)
-            # lexbor reads valid UTF-8 bytes directly: skip the str round trip then
-            # (repaired UTF-8 is REPAIRED_UTF8 and goes as text)
-            source = data if enc == "utf-8" and not data.startswith(b"\xef\xbb\xbf") else text
+            source, _ = to_utf8(data, declared=encoding)     # decode()'s text, as UTF-8 bytes
     if not isinstance(source, bytes):
         source = source.encode("utf-8", "ignore")
     # hostile markup: what would make lexbor's tree builder quadratic (nesting past 512, runaway

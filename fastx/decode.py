@@ -55,7 +55,7 @@ import re
 from . import _core
 from .errors import InputError
 
-__all__ = ["decode"]
+__all__ = ["decode", "to_utf8"]
 
 # The name decode() gives UTF-8 that was not valid throughout: its invalid
 # bytes were read as cp1252 (so the text differs from a plain UTF-8 decode).
@@ -140,11 +140,9 @@ _SINGLE_BYTE = frozenset(_LABELS.values()) - _MULTI_BYTE
 _CHARSET = re.compile(rb"""charset\s*=\s*["']?\s*([\w.:+-]+)""", re.I)
 _META = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([\w.:+-]+)""", re.I)
 _XML = re.compile(rb"""\s*<\?xml\s[^>]*?encoding\s*=\s*["']?([\w.:+-]+)""", re.I)
-_NON_ASCII = re.compile(rb"[\x80-\xff]")
 _LONG_RUN = re.compile(rb"[\x80-\xff]{3,}")
 _ASCII_RUN = re.compile("[\x00-\x7f]+")
 _ASCII_BYTES = bytes(range(0x80))
-_UTF8_FFFD = "\ufffd".encode()
 
 # Non-ASCII characters of ordinary Western text in cp1252.
 _WESTERN = frozenset(
@@ -179,52 +177,74 @@ def decode(data: bytes | bytearray | memoryview | str, declared: str | None = No
     elif not isinstance(data, bytes):
         raise InputError(f"decode(): expected bytes, bytearray, memoryview or str, "
                          f"not {type(data).__name__}")
-    text, encoding = _decode_bytes(data, declared)
+    text, payload, codec, encoding = _decode_bytes(data, declared)
+    if text is None:
+        text = _decode_with(payload, codec)
     if b"\x00" in data:
         text = text.replace("\x00", "\ufffd")
     return text, encoding
 
 
+def to_utf8(data: bytes, declared: str | None = None) -> tuple[bytes, str]:
+    """``data`` as UTF-8 bytes for the parser, and its encoding: what
+    ``decode(data, declared)`` gives, encoded as UTF-8, but valid UTF-8 comes
+    back unchanged and single-byte code pages are transcoded in one C pass
+    (``_core.single_byte_utf8``) instead of through a str."""
+    text, payload, codec, encoding = _decode_bytes(data, declared)
+    if text is not None and codec == "utf-8" and payload is data:
+        return data, encoding
+    if text is None and codec in _SINGLE_BYTE:
+        return _core.single_byte_utf8(payload, _utf8_table(codec)), encoding
+    if text is None:
+        text = _decode_with(payload, codec)
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
+    return text.encode("utf-8", "ignore"), encoding
+
+
 def _decode_bytes(data, declared):
-    """Apply the rules of the module docstring to ``data`` (bytes)."""
+    """Apply the rules of the module docstring to ``data`` (bytes): returns
+    ``(text, payload, codec, encoding)``, `text` None when it is still to be
+    made: ``_decode_with(payload, codec)`` (the payload is `data` without
+    its byte order mark); `encoding` is the name decode() reports."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            return _decode_with(data[len(bom):], encoding), encoding
+            return None, data[len(bom):], encoding, encoding
     encoding = _sniff_wide(data[:_WIDE_HEAD])
     if encoding:
-        return _decode_with(data, encoding), encoding
+        return None, data, encoding, encoding
     text = _strict(data, "utf-8")
     if text is not None:
         if not data.isascii():
-            return text, "utf-8"
+            return text, data, "utf-8", "utf-8"
         valid = invalid = 0
     else:
-        valid, invalid = _utf8_counts(data)
+        valid, invalid = _core.utf8_counts(data)
         if valid >= _MOSTLY_UTF8 * invalid:
-            return _decode_with(data, "utf-8"), REPAIRED_UTF8
+            return None, data, "utf-8", REPAIRED_UTF8
     single_byte = None
     for encoding in _declared(declared, data[:_HEAD]):
         if encoding == "utf-8":
             if text is not None:
-                return text, encoding
+                return text, data, "utf-8", "utf-8"
             if valid >= invalid:
-                return _decode_with(data, encoding), REPAIRED_UTF8
+                return None, data, "utf-8", REPAIRED_UTF8
         elif encoding in _SINGLE_BYTE:
             single_byte = single_byte or encoding
         else:
             decoded = _strict(data, encoding)
             if decoded is not None:
-                return decoded, encoding
+                return decoded, data, encoding, encoding
     if single_byte:
-        return _decode_with(data, single_byte), single_byte
+        return None, data, single_byte, single_byte
     if text is not None:
         if b"\x1b" in data:  # ISO-2022-JP switches character sets by escape sequences
             decoded = _strict(data, "iso2022_jp")
             if decoded is not None:
-                return decoded, "iso2022_jp"
-        return text, "utf-8"
+                return decoded, data, "iso2022_jp", "iso2022_jp"
+        return text, data, "utf-8", "utf-8"
     encoding = _guess(data)
-    return _decode_with(data, encoding), encoding
+    return None, data, encoding, encoding
 
 
 def _strict(data, encoding):
@@ -264,6 +284,12 @@ def _table(encoding):
     return "".join(bytes((b,)).decode(encoding, "ignore") or chr(b) for b in range(256))
 
 
+@functools.cache
+def _utf8_table(encoding):
+    """``_core.single_byte_utf8``'s table for a single-byte code page."""
+    return _core.single_byte_table(_table(encoding))
+
+
 def _sniff_wide(head):
     """'utf-16-le', 'utf-16-be', 'utf-32-le' or 'utf-32-be' if the NUL bytes of
     ``head`` sit where ASCII characters leave zeros in that form, else None."""
@@ -283,13 +309,6 @@ def _sniff_wide(head):
     if even >= size / 8 and odd <= even / 8:
         return "utf-16-be"
     return None
-
-
-def _utf8_counts(data):
-    """How many valid multi-byte and how many invalid sequences ``data`` has as UTF-8."""
-    text = data.decode("utf-8", "replace")
-    invalid = text.count("\ufffd") - data.count(_UTF8_FFFD)
-    return len(text) - len(text.encode("ascii", "ignore")) - invalid, invalid
 
 
 def _declared(declared, head):
@@ -320,7 +339,7 @@ def _lookup(label):
 
 def _guess(data):
     """The encoding that best explains undeclared, non-UTF-8 ``data``."""
-    first = _NON_ASCII.search(data).start()
+    first = _core.first_high_byte(data)       # there is one: the data is not valid UTF-8
     sample = data[first:first + _SAMPLE]
     final = first + _SAMPLE >= len(data)
     # Only the non-ASCII runs carry evidence: score them alone, each with the

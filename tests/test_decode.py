@@ -308,3 +308,49 @@ def test_guess_islands_are_the_pattern_matches(data):
     spaced = len(re.findall(rb"[\x80-\xff] [\x80-\xff]", data))
     high = sum(b >= 0x80 for b in data)
     assert _core.nonascii_islands(data) == (islands, spaced, high)
+
+
+_UTF8_PIECES = [b"a", b"\x00", b"\x80", b"\x8f", b"\x90", b"\x9f", b"\xa0", b"\xbd", b"\xbf", b"\xc0", b"\xc2",
+                b"\xdf", b"\xe0", b"\xed", b"\xef", b"\xf0", b"\xf4", b"\xf5", b"\xff", "\u20ac".encode(),
+                "\ufffd".encode(), "\U0001f600".encode(), b"x" * 40]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_UTF8_PIECES), max_size=40).map(b"".join))
+def test_utf8_counts_are_pythons_replacing_decoder(data):
+    # valid multi-byte sequences, and the U+FFFD Python's decoder writes (one per maximal subpart)
+    from fastx import _core
+    text = data.decode("utf-8", "replace")
+    invalid = text.count("\ufffd") - data.count("\ufffd".encode())
+    valid = len(text) - len(text.encode("ascii", "ignore")) - invalid
+    assert _core.utf8_counts(data) == (valid, invalid)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200), st.sampled_from(["cp1252", "iso8859_2", "cp1251", "koi8_r", "cp874", "cp1255"]))
+def test_single_byte_transcoding_is_decode_then_encode(data, codec):
+    from fastx import _core
+    from fastx.decode import _decode_with, _table
+    expected = _decode_with(data, codec).replace("\x00", "\ufffd").encode("utf-8")
+    assert _core.single_byte_utf8(data, _core.single_byte_table(_table(codec))) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=120))
+def test_first_high_byte(data):
+    from fastx import _core
+    m = re.search(rb"[\x80-\xff]", data)
+    assert _core.first_high_byte(data) == (m.start() if m else -1)
+
+
+@pytest.mark.parametrize("codec,meta", [("cp1252", "windows-1252"), ("cp1252", None), ("gb18030", "gbk"),
+                                        ("cp932", "shift_jis"), ("utf-16", None), ("koi8_r", "koi8-r")])
+def test_to_utf8_is_decode_encoded(codec, meta):
+    from fastx.decode import to_utf8
+    head = f'<meta charset="{meta}">' if meta else ""
+    text = head + "<p>caf\u00e9 \u20ac5 \u4e2d\u6587 \u041f\u0440\u0438\u0432\u0435\u0442\x00</p>" * 20
+    data = text.encode(codec, "replace")
+    decoded, enc = decode(data)
+    assert to_utf8(data) == (decoded.encode("utf-8"), enc)
+    utf8 = text.encode("utf-8")
+    assert to_utf8(utf8)[0] is utf8          # valid UTF-8 goes to the parser unchanged
