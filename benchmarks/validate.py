@@ -80,7 +80,12 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5,
                     help="time each page as the fastest of N calls, every extractor alike (default 5; "
                          "compare.py's own ms/doc column then sums all N); 1 = compare.py's single call")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="repeat the whole run N times (a noisy machine moves one run's speed ratios by a "
+                         "third): the first run's full table, then each run's pooled ratios and their median")
     a = ap.parse_args(argv)
+    if a.runs < 1 or a.repeat < 1:
+        ap.error("--runs and --repeat must be at least 1")
     cmp = load_compare()
     names = a.extractors.split(",")
     datasets = a.datasets.split(",")
@@ -101,6 +106,25 @@ def main(argv=None):
         return _timed(base_fastx(spec), times.setdefault(spec, []), a.repeat)
     cmp.extractors, cmp.fastx_extractor = extractors, fastx_extractor
 
+    runs = [_run(cmp, datasets, names, times) for _ in range(a.runs)]
+    out = runs[0]
+    _print_table(out, datasets, names)
+    if a.runs > 1 and "parse-only" in names:
+        ratios = {name: [r["all"][name]["median_ms"] / r["all"]["parse-only"]["median_ms"] for r in runs]
+                  for name in names}
+        print()
+        print(f"x parse-only (pooled medians) in each of {a.runs} runs, and their median")
+        for name in names:
+            print(f"{name:<20}" + "".join(f"{v:7.2f}" for v in ratios[name])
+                  + f"   median {statistics.median(ratios[name]):.2f}")
+        out["runs"] = ratios
+    if a.json:
+        Path(a.json).write_text(json.dumps(out, indent=1))
+    return out
+
+
+def _run(cmp, datasets, names, times) -> dict:
+    """One run of compare.py's measure() over the validation pages of every corpus."""
     out = {}
     pooled: dict[str, list[float]] = {name: [] for name in names}
     for d in datasets:
@@ -114,7 +138,10 @@ def main(argv=None):
         out[d] = res
     out["all"] = {name: {"median_ms": 1000 * statistics.median(t) if t else float("nan"), "pages": len(t)}
                   for name, t in pooled.items()}
+    return out
 
+
+def _print_table(out, datasets, names) -> None:
     print()
     print("validation split (first ceil(20%) of each corpus, sorted ids); F1 per corpus")
     print(f"{'extractor':<20}" + "".join(f"{d[:12]:>13}" for d in datasets) + f"{'mean':>9}"
@@ -135,9 +162,6 @@ def main(argv=None):
         for name in names:
             print(f"{name:<20}" + "".join(
                 f"{out[d][name]['median_ms'] / out[d]['parse-only']['median_ms']:13.2f}" for d in datasets))
-    if a.json:
-        Path(a.json).write_text(json.dumps(out, indent=1))
-    return out
 
 
 if __name__ == "__main__":
