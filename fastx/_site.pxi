@@ -32,21 +32,21 @@ def site_tag_id(str name):
     return <int32_t>(STATIC_LIMIT + (_fnv1a(<const unsigned char *>b, len(b)) & 0x3FFFFFFF))
 
 
-cdef inline void _site_set_token(uint64_t h, const uint64_t[::1] tok_hash, const int32_t[::1] tok_bit,
+cdef inline void _site_set_token(uint64_t h, const uint64_t *tok_hash, Py_ssize_t ntok, const int32_t *tok_bit,
                                  uint64_t *bits) noexcept nogil:
     """Set the bit of token hash h (binary search in the sorted table), if a rule names it."""
-    cdef Py_ssize_t lo = 0, hi = tok_hash.shape[0], mid
+    cdef Py_ssize_t lo = 0, hi = ntok, mid
     while lo < hi:
         mid = (lo + hi) >> 1
         if tok_hash[mid] < h:
             lo = mid + 1
         else:
             hi = mid
-    if lo < tok_hash.shape[0] and tok_hash[lo] == h:
+    if lo < ntok and tok_hash[lo] == h:
         bits[tok_bit[lo] >> 6] |= (<uint64_t>1) << (tok_bit[lo] & 63)
 
 
-cdef void _site_tokens(fx_node *node, const uint64_t[::1] tok_hash, const int32_t[::1] tok_bit,
+cdef void _site_tokens(fx_node *node, const uint64_t *tok_hash, Py_ssize_t ntok, const int32_t *tok_bit,
                        uint64_t *bits) noexcept nogil:
     """Token bits of an element: its id (trimmed) and each whitespace-separated class."""
     cdef fx_element *el = <fx_element *>node
@@ -63,7 +63,7 @@ cdef void _site_tokens(fx_node *node, const uint64_t[::1] tok_hash, const int32_
         while n > i and s[n - 1] <= 32:
             n -= 1
         if n > i:
-            _site_set_token(_layout_fnv64(_SITE_ID_SEED, s + i, n - i), tok_hash, tok_bit, bits)
+            _site_set_token(_layout_fnv64(_SITE_ID_SEED, s + i, n - i), tok_hash, ntok, tok_bit, bits)
     if el.attr_class != NULL and el.attr_class.value != NULL and el.attr_class.value.data != NULL:
         v = el.attr_class.value
         s = v.data
@@ -76,49 +76,98 @@ cdef void _site_tokens(fx_node *node, const uint64_t[::1] tok_hash, const int32_
             while j < n and s[j] > 32:
                 j += 1
             if j > i:
-                _site_set_token(_layout_fnv64(_SITE_CLASS_SEED, s + i, j - i), tok_hash, tok_bit, bits)
+                _site_set_token(_layout_fnv64(_SITE_CLASS_SEED, s + i, j - i), tok_hash, ntok, tok_bit, bits)
             i = j
 
 
-def site_match(Doc d, const uint64_t[::1] tok_hash, const int32_t[::1] tok_bit,
-               const int32_t[:, ::1] step_tag, const uint64_t[:, :, ::1] step_need,
-               const int32_t[::1] rule_len):
+cdef class SiteRules:
+    """Compiled site rules for `site_match`, checked once (see site_rules)."""
+    cdef const uint64_t *tok_hash
+    cdef const int32_t *tok_bit
+    cdef const int32_t *step_tag
+    cdef const uint64_t *step_need
+    cdef const int32_t *rule_len
+    cdef Py_ssize_t ntok, R, L, WT
+    cdef object keep          # the arrays the pointers point into
+
+    def __init__(self, tok_hash, tok_bit, step_tag, step_need, rule_len):
+        th = np.ascontiguousarray(tok_hash, dtype=np.uint64)
+        tb = np.ascontiguousarray(tok_bit, dtype=np.int32)
+        st = np.ascontiguousarray(step_tag, dtype=np.int32)
+        sn = np.ascontiguousarray(step_need, dtype=np.uint64)
+        rl = np.ascontiguousarray(rule_len, dtype=np.int32)
+        if th.ndim != 1 or tb.shape != th.shape or st.ndim != 2 or sn.ndim != 3 or rl.ndim != 1:
+            raise ValueError("site rules: expected 1-D token arrays, (rules, steps) tags, "
+                             "(rules, steps, words) token bits and 1-D rule lengths")
+        if st.shape[0] != rl.shape[0] or sn.shape[0] != rl.shape[0] or sn.shape[1] != st.shape[1]:
+            raise ValueError("site rules: step arrays do not match the rule count")
+        if th.shape[0] > 64 * sn.shape[2] or (tb.size and (tb.min() < 0 or tb.max() >= 64 * sn.shape[2])):
+            raise ValueError("site rules: token table does not match the token bit width")
+        if rl.size and (rl.min() < 0 or rl.max() > st.shape[1]):
+            raise ValueError("site rules: a rule is longer than the step arrays")
+        if th.size > 1 and (th[1:] < th[:-1]).any():
+            raise ValueError("site rules: the token hashes must be sorted")
+        self.keep = (th, tb, st, sn, rl)
+        self.tok_hash = <const uint64_t *>cnp.PyArray_DATA(th)
+        self.tok_bit = <const int32_t *>cnp.PyArray_DATA(tb)
+        self.step_tag = <const int32_t *>cnp.PyArray_DATA(st)
+        self.step_need = <const uint64_t *>cnp.PyArray_DATA(sn)
+        self.rule_len = <const int32_t *>cnp.PyArray_DATA(rl)
+        self.ntok = th.shape[0]
+        self.R = rl.shape[0]
+        self.L = st.shape[1]
+        self.WT = sn.shape[2]
+
+
+def site_rules(tok_hash, tok_bit, step_tag, step_need, rule_len):
+    """Rules for `site_match`: `tok_hash` (sorted) / `tok_bit`: the rules' id
+    and class tokens (site_token_hash) and their bit numbers; rule r has
+    `rule_len[r]` steps; step k is `step_tag[r, k]` (a tag id) and
+    `step_need[r, k]` (the token bits, words of 64, the element at depth k
+    must have)."""
+    return SiteRules(tok_hash, tok_bit, step_tag, step_need, rule_len)
+
+
+def site_match(Doc d, SiteRules rules not None):
     """Keep mask of the text blocks selected by the rules (seeds/001 Sect. 6).
 
-    `tok_hash` (sorted) / `tok_bit`: the rules' id and class tokens
-    (site_token_hash) and their bit numbers.  Rule r has `rule_len[r]` steps;
-    step k is `step_tag[r, k]` (a tag id) and `step_need[r, k]` (the token
-    bits the element at depth k must have).  An element matches rule r when
-    the path from <html> to it satisfies every step and its depth is
-    rule_len[r] - 1; a node is kept when its nearest block-level
-    ancestor-or-self (block_ancestors) matches some rule.
+    An element matches rule r when the path from <html> to it satisfies
+    every step and its depth is rule_len[r] - 1; a node is kept when its
+    nearest block-level ancestor-or-self (block_ancestors) matches some rule.
     """
     cdef Py_ssize_t i, r, w, p, dep, n = d.n
-    cdef Py_ssize_t R = rule_len.shape[0], L = step_tag.shape[1], WT = step_need.shape[2]
+    cdef Py_ssize_t R = rules.R, L = rules.L, WT = rules.WT, ntok = rules.ntok
     cdef Py_ssize_t WR = (R + 63) >> 6
     cdef const int32_t *parent = d.c_parent
     cdef const int32_t *depth = d.c_depth
     cdef const int32_t *tag = d.c_tag
     cdef const uint8_t *kind = d.c_kind
     cdef const uint64_t *ptr = d.c_ptr
-    cdef const int32_t[::1] blk = block_ancestors(d)
+    cdef const uint64_t *tok_hash = rules.tok_hash
+    cdef const int32_t *tok_bit = rules.tok_bit
+    cdef const int32_t *step_tag = rules.step_tag
+    cdef const uint64_t *step_need = rules.step_need
+    cdef const int32_t *rule_len = rules.rule_len
     cdef bint ok, live
     cdef uint64_t need
     out = np.zeros(n, dtype=np.uint8)
-    cdef uint8_t[::1] keep = out
     if n == 0 or R == 0:
         return out
-    if step_tag.shape[0] != R or step_need.shape[0] != R or step_need.shape[1] != L:
-        raise ValueError("site rules: step arrays do not match the rule count")
-    if tok_bit.shape[0] != tok_hash.shape[0] or tok_hash.shape[0] > 64 * WT:
-        raise ValueError("site rules: token table does not match the token bit width")
-    tb_arr = np.zeros(WT, dtype=np.uint64)
-    m_arr = np.zeros((n, WR), dtype=np.uint64)
-    matched_arr = np.zeros(n, dtype=np.uint8)
-    cdef uint64_t[::1] tb = tb_arr
-    cdef uint64_t[:, ::1] m = m_arr
-    cdef uint8_t[::1] matched = matched_arr
+    cdef uint8_t *keep = <uint8_t *>cnp.PyArray_DATA(out)
+    # scratch: nearest block ancestors, the rules each element's path still satisfies (WR words
+    # each), elements that complete a rule, one element's token bits
+    cdef int32_t *blk = <int32_t *>malloc(n * sizeof(int32_t))
+    cdef uint64_t *m = <uint64_t *>calloc(n * WR, sizeof(uint64_t))
+    cdef uint8_t *matched = <uint8_t *>calloc(n, 1)
+    cdef uint64_t *tb = <uint64_t *>malloc(WT * sizeof(uint64_t))
+    if blk == NULL or m == NULL or matched == NULL or tb == NULL:
+        free(blk)
+        free(m)
+        free(matched)
+        free(tb)
+        raise MemoryError()
     with nogil:
+        _blk_core(n, parent, kind, d.c_flags, blk)
         for i in range(n):
             if kind[i] != LXB_ELEMENT:
                 continue
@@ -129,31 +178,35 @@ def site_match(Doc d, const uint64_t[::1] tok_hash, const int32_t[::1] tok_bit,
             live = p < 0
             if not live:
                 for w in range(WR):
-                    if m[p, w]:
+                    if m[p * WR + w]:
                         live = True
                         break
             if not live:
                 continue
             for w in range(WT):
                 tb[w] = 0
-            _site_tokens(<fx_node *><uintptr_t>ptr[i], tok_hash, tok_bit, &tb[0])
+            _site_tokens(<fx_node *><uintptr_t>ptr[i], tok_hash, ntok, tok_bit, tb)
             for r in range(R):
-                if p >= 0 and not (m[p, r >> 6] >> (r & 63)) & 1:
+                if p >= 0 and not (m[p * WR + (r >> 6)] >> (r & 63)) & 1:
                     continue
-                if rule_len[r] <= dep or step_tag[r, dep] != tag[i]:
+                if rule_len[r] <= dep or step_tag[r * L + dep] != tag[i]:
                     continue
                 ok = True
                 for w in range(WT):
-                    need = step_need[r, dep, w]
+                    need = step_need[(r * L + dep) * WT + w]
                     if (need & tb[w]) != need:
                         ok = False
                         break
                 if not ok:
                     continue
-                m[i, r >> 6] |= (<uint64_t>1) << (r & 63)
+                m[i * WR + (r >> 6)] |= (<uint64_t>1) << (r & 63)
                 if rule_len[r] == dep + 1:
                     matched[i] = 1
         for i in range(n):
             if blk[i] >= 0 and matched[blk[i]]:
                 keep[i] = 1
+    free(blk)
+    free(m)
+    free(matched)
+    free(tb)
     return out

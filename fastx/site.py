@@ -321,9 +321,16 @@ class SiteModel:
         params = {"eps": eps, "min_samples": min_samples, "score_ratio": score_ratio}
         return cls(rules, params, stats)
 
+    def __getstate__(self):
+        """Pickles (worker processes, Spark) without the compiled rules; they are rebuilt on use."""
+        state = self.__dict__.copy()
+        state["_compiled"] = None
+        return state
+
     # ------------------------------------------------------------ applying
     def _compile(self):
-        """Rules as arrays for ``_core.site_match``: token table, step tags, required token bits."""
+        """Rules compiled for ``_core.site_match`` (``_core.site_rules``): token table, step tags,
+        required token bits."""
         if self._compiled is None:
             tokens: dict[tuple[str, str], int] = {}
             for r in self.rules:
@@ -346,13 +353,13 @@ class SiteModel:
             hashes = np.array([_core.site_token_hash(kd, tok) for kd, tok in tokens], dtype=np.uint64)
             order = np.argsort(hashes, kind="stable")
             bit = np.array(list(tokens.values()), dtype=np.int32)
-            self._compiled = (np.ascontiguousarray(hashes[order]), np.ascontiguousarray(bit[order]), tag, need,
-                              np.array([len(r) for r in self.rules], dtype=np.int32))
+            self._compiled = _core.site_rules(hashes[order], bit[order], tag, need,
+                                              np.array([len(r) for r in self.rules], dtype=np.int32))
         return self._compiled
 
     def keep(self, doc) -> np.ndarray:
         """uint8 keep mask of the rules over a Doc (no clustering: one sweep in ``_core``)."""
-        return _core.site_match(doc, *self._compile())
+        return _core.site_match(doc, self._compile())
 
     def extract(self, html, url: str | None = None, encoding: str | None = None):
         """Apply the rules to a page (HTML str/bytes or a Doc) -> :class:`fastx.Extraction`."""
