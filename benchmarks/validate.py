@@ -20,6 +20,7 @@ import argparse
 import importlib.util
 import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -80,6 +81,10 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5,
                     help="time each page as the fastest of N calls, every extractor alike (default 5; "
                          "compare.py's own ms/doc column then sums all N); 1 = compare.py's single call")
+    ap.add_argument("--interleave", action="store_true",
+                    help="page by page: every extractor on a page (seeded shuffled order) before the next "
+                         "page, so that the machine's slow spells fall on all extractors alike; F1 scored "
+                         "as compare.py scores it (default: compare.py's measure(), one extractor at a time)")
     ap.add_argument("--runs", type=int, default=1,
                     help="repeat the whole run N times (a noisy machine moves one run's speed ratios by a "
                          "third): the first run's full table, then each run's pooled ratios and their median")
@@ -106,7 +111,12 @@ def main(argv=None):
         return _timed(base_fastx(spec), times.setdefault(spec, []), a.repeat)
     cmp.extractors, cmp.fastx_extractor = extractors, fastx_extractor
 
-    runs = [_run(cmp, datasets, names, times) for _ in range(a.runs)]
+    if a.interleave:
+        def make(name):
+            return base_fastx(name) if name.startswith("fastx") else base_table()[name]
+        runs = [_run_interleaved(cmp, datasets, names, make, a.repeat) for _ in range(a.runs)]
+    else:
+        runs = [_run(cmp, datasets, names, times) for _ in range(a.runs)]
     out = runs[0]
     _print_table(out, datasets, names)
     if a.runs > 1 and "parse-only" in names:
@@ -120,6 +130,49 @@ def main(argv=None):
         out["runs"] = ratios
     if a.json:
         Path(a.json).write_text(json.dumps(out, indent=1))
+    return out
+
+
+def _run_interleaved(cmp, datasets, names, make, repeat: int) -> dict:
+    """One run over the validation pages, page by page (see --interleave)."""
+    fns = {name: make(name) for name in names}
+    rng = random.Random(20240601)
+    out = {}
+    pooled: dict[str, list[float]] = {name: [] for name in names}
+    for d in datasets:
+        docs = list(cmp.CORPORA[d]())
+        for name in names:                      # warm-up, as compare.py does
+            try:
+                fns[name](docs[0][1], docs[0][2])
+            except Exception:
+                pass
+        rows = {name: [] for name in names}
+        times = {name: [] for name in names}
+        errors = dict.fromkeys(names, 0)
+        order = list(names)
+        for _, html, meta in docs:
+            rng.shuffle(order)
+            for name in order:
+                best, text = float("inf"), ""
+                for _ in range(repeat):
+                    t0 = time.perf_counter()
+                    try:
+                        text = fns[name](html, meta) or ""
+                    except Exception:
+                        text = ""
+                        errors[name] += 1
+                    best = min(best, time.perf_counter() - t0)
+                times[name].append(best)
+                rows[name].append(cmp.shingle_counts(meta["text"], text))
+        res = {}
+        for name in names:
+            res[name] = cmp.summarize_text(rows[name])
+            res[name].update(docs=len(docs), errors=errors[name] // repeat,
+                             median_ms=1000 * statistics.median(times[name]))
+            pooled[name].extend(times[name])
+        out[d] = res
+    out["all"] = {name: {"median_ms": 1000 * statistics.median(t) if t else float("nan"), "pages": len(t)}
+                  for name, t in pooled.items()}
     return out
 
 
