@@ -237,22 +237,23 @@ def densitysum_extract(Doc d, object density, object dsum):
     cdef const double *dsp = _f64(ds)
     cdef uint8_t *keep = <uint8_t *>cnp.PyArray_DATA(keep_arr)
     cdef Py_ssize_t b = _root(d)
+    cdef double thr
     cdef int32_t *best = <int32_t *>malloc(n * sizeof(int32_t))
     if best == NULL:
         raise MemoryError()
     with nogil:
-        _dsext_core(n, b, d.c_end, d.c_parent, d.c_kind, tdp, dsp, best, keep)
+        _dsthr_core(b, d.c_end, d.c_parent, tdp, dsp, &thr)
+        _dsext_core(n, b, d.c_end, d.c_parent, d.c_kind, tdp, dsp, thr, best, keep)
     free(best)
     return keep_arr
 
 
 cdef void _dsext_core(Py_ssize_t n, Py_ssize_t b, const int32_t *end, const int32_t *parent,
-                      const uint8_t *kind, const double *td, const double *ds, int32_t *best,
+                      const uint8_t *kind, const double *td, const double *ds, double thr, int32_t *best,
                       uint8_t *keep) noexcept nogil:
-    """densitysum_extract on arrays: `best` is scratch for n entries, `keep` holds n zeros."""
+    """densitysum_extract on arrays, given _dsthr_core's threshold: `best` is scratch for n
+    entries, `keep` holds n zeros."""
     cdef Py_ssize_t i, p
-    cdef double thr
-    _dsthr_core(b, end, parent, td, ds, &thr)
     for i in range(n):
         best[i] = <int32_t>i
     for i in range(n - 1, 0, -1):

@@ -468,7 +468,7 @@ cdef tuple _gbt_features(Doc d):
         _dsum_core(n, parent, CTD, DS)
         if n > 0:
             g_node = _dsthr_core(root, end, parent, CTD, DS, &thr)
-            _dsext_core(n, root, end, parent, kind, CTD, DS, iscratch + n, ck_buf)
+            _dsext_core(n, root, end, parent, kind, CTD, DS, thr, iscratch + n, ck_buf)
         _blk_core(n, parent, kind, flags, blk)
     # scratch: per node the unit it heads, semantic and word-group bits; per unit the accumulators
     cdef int32_t *node_unit = <int32_t *>malloc((n + 1) * sizeof(int32_t))
