@@ -44,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _core
+from .api import Extraction, parse
 from .errors import InputError, ModelError
 
 FORMAT = "fastx-site-rules"
@@ -363,7 +364,6 @@ class SiteModel:
 
     def extract(self, html, url: str | None = None, encoding: str | None = None):
         """Apply the rules to a page (HTML str/bytes or a Doc) -> :class:`fastx.Extraction`."""
-        from .api import Extraction, parse
         doc = parse(html, url=url, encoding=encoding)
         keep = self.keep(doc)
         return Extraction(text=doc.render_text(keep), title=doc.title, description=doc.description,
