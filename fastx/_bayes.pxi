@@ -65,19 +65,8 @@ cdef Py_ssize_t _bayes_block_sweep(Py_ssize_t n, const int32_t *parent, const in
     return m
 
 
-cdef cnp.ndarray _bayes_arr(object a, int typenum, str what):
-    """`a` as a C-contiguous array of `typenum` (no copy when it already is one)."""
-    if isinstance(a, np.ndarray) and cnp.PyArray_TYPE(<cnp.ndarray>a) == typenum \
-            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a):
-        return <cnp.ndarray>a
-    try:
-        return np.ascontiguousarray(a, dtype=cnp.PyArray_DescrFromType(typenum))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{what}: {exc}") from None
-
-
 cdef const uint8_t *_bayes_mask(cnp.ndarray m) except NULL:
-    """Data of a block-tag mask made by _bayes_arr (checked to cover every static tag id)."""
+    """Data of a block-tag mask made by _contiguous (checked to cover every static tag id)."""
     if cnp.PyArray_SIZE(m) < STATIC_LIMIT:
         raise ValueError(f"block_tags must be a mask over {STATIC_LIMIT} tag ids")
     return <const uint8_t *>cnp.PyArray_DATA(m)
@@ -94,7 +83,7 @@ def bayes_blocks(Doc d, object block_tags):
     and <p> elements per block.
     """
     cdef Py_ssize_t n = d.n, m
-    cdef cnp.ndarray mask_arr = _bayes_arr(block_tags, cnp.NPY_UINT8, "block_tags")
+    cdef cnp.ndarray mask_arr = _contiguous(block_tags, cnp.NPY_UINT8, "block_tags")
     cdef const uint8_t *is_block = _bayes_mask(mask_arr)
     block_of = np.empty(n, dtype=np.int32)
     feats = np.zeros((max(n, 1), _BAYES_NF), dtype=np.int64)
@@ -140,8 +129,8 @@ cdef void _bayes_bins(Py_ssize_t m, const int64_t *feats, const double *edges, P
 cdef Py_ssize_t _bayes_edges(object edges, object nedges, const double **e, const int32_t **ne,
                              list keep) except -1:
     """Validated pointers to the bin edges (4, <=16) and their counts (4); returns the row width."""
-    cdef cnp.ndarray ea = _bayes_arr(edges, cnp.NPY_FLOAT64, "edges")
-    cdef cnp.ndarray na = _bayes_arr(nedges, cnp.NPY_INT32, "nedges")
+    cdef cnp.ndarray ea = _contiguous(edges, cnp.NPY_FLOAT64, "edges")
+    cdef cnp.ndarray na = _contiguous(nedges, cnp.NPY_INT32, "nedges")
     cdef Py_ssize_t j
     if cnp.PyArray_NDIM(ea) != 2 or ea.shape[0] != _BAYES_NF or ea.shape[1] > _BAYES_MAXBINS \
             or cnp.PyArray_SIZE(na) != _BAYES_NF:
@@ -161,7 +150,7 @@ def bayes_bins(object feats, object edges, object nedges):
 
     `edges`: float64 (4, MAXBINS) ascending bin edges per feature, `nedges`
     how many are used; a value's bin is the number of edges <= it."""
-    cdef cnp.ndarray f = _bayes_arr(feats, cnp.NPY_INT64, "feats").reshape(-1, _BAYES_NF)
+    cdef cnp.ndarray f = _contiguous(feats, cnp.NPY_INT64, "feats").reshape(-1, _BAYES_NF)
     cdef const double *e
     cdef const int32_t *ne
     cdef list hold = []
@@ -185,14 +174,14 @@ def bayes_keep(Doc d, object block_tags, object edges, object nedges, object log
     One pass over the Doc: blocking (`bayes_blocks`), bins (`bayes_bins`)
     and Eq. 14 - Eq. 15 in log space, with scratch memory only.
     """
-    cdef cnp.ndarray mask_arr = _bayes_arr(block_tags, cnp.NPY_UINT8, "block_tags")
+    cdef cnp.ndarray mask_arr = _contiguous(block_tags, cnp.NPY_UINT8, "block_tags")
     cdef const uint8_t *is_block = _bayes_mask(mask_arr)
     cdef const double *e
     cdef const int32_t *ne
     cdef list hold = []
     cdef Py_ssize_t ew = _bayes_edges(edges, nedges, &e, &ne, hold)
-    cdef cnp.ndarray lla = _bayes_arr(loglik, cnp.NPY_FLOAT64, "loglik")
-    cdef cnp.ndarray lpa = _bayes_arr(logprior, cnp.NPY_FLOAT64, "logprior")
+    cdef cnp.ndarray lla = _contiguous(loglik, cnp.NPY_FLOAT64, "loglik")
+    cdef cnp.ndarray lpa = _contiguous(logprior, cnp.NPY_FLOAT64, "logprior")
     if cnp.PyArray_NDIM(lla) != 3 or lla.shape[0] != 2 or lla.shape[1] != _BAYES_NF \
             or lla.shape[2] > _BAYES_MAXBINS or cnp.PyArray_SIZE(lpa) != 2:
         raise ValueError("loglik must have shape (2, 4, <=16) and logprior 2 entries")

@@ -151,7 +151,7 @@ def hybrid_chars(Doc d, object positions):
 def density_sum(Doc d, object density):
     """DensitySum, Def. 3.5 / Eq. 5: the sum of the children's text densities
     (children are elements and text nodes, the DOM's leaves)."""
-    cdef cnp.ndarray td = _node_f64(d, density)
+    cdef cnp.ndarray td = _node_f64(d, density, "density")
     out = np.zeros(d.n, dtype=np.float64)
     cdef const double *tdp = _f64(td)
     cdef double *ds = _f64_out(out)
@@ -168,16 +168,11 @@ cdef void _dsum_core(Py_ssize_t n, const int32_t *parent, const double *td, doub
             ds[parent[i]] += td[i]
 
 
-cdef cnp.ndarray _node_f64(Doc d, object a):
+cdef cnp.ndarray _node_f64(Doc d, object a, str what):
     """`a` as a contiguous float64 array of one value per node of `d` (no copy when it is one)."""
-    cdef cnp.ndarray arr
-    if isinstance(a, np.ndarray) and cnp.PyArray_TYPE(<cnp.ndarray>a) == cnp.NPY_FLOAT64 \
-            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a):
-        arr = <cnp.ndarray>a
-    else:
-        arr = np.ascontiguousarray(a, dtype=np.float64)
+    cdef cnp.ndarray arr = _contiguous(a, cnp.NPY_FLOAT64, what)
     if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_SIZE(arr) != d.n:
-        raise ValueError(f"expected {d.n} values (one per node), got shape {np.shape(a)}")
+        raise ValueError(f"{what}: expected {d.n} values (one per node), got shape {np.shape(a)}")
     return arr
 
 
@@ -193,8 +188,8 @@ def densitysum_threshold(Doc d, object density, object dsum):
     """Sect. 3.5.2: the node with the maximum DensitySum under <body>, and the
     threshold = the minimum text density on the path from it up to <body>.
     Returns (node index, threshold)."""
-    cdef cnp.ndarray td = _node_f64(d, density)
-    cdef cnp.ndarray ds = _node_f64(d, dsum)
+    cdef cnp.ndarray td = _node_f64(d, density, "density")
+    cdef cnp.ndarray ds = _node_f64(d, dsum, "dsum")
     cdef double thr = 0.0
     if d.n == 0:
         return -1, 0.0
@@ -228,8 +223,8 @@ def densitysum_extract(Doc d, object density, object dsum):
     from one reverse sweep, the walk is a preorder scan that skips subtrees.
     """
     cdef Py_ssize_t n = d.n
-    cdef cnp.ndarray td = _node_f64(d, density)
-    cdef cnp.ndarray ds = _node_f64(d, dsum)
+    cdef cnp.ndarray td = _node_f64(d, density, "density")
+    cdef cnp.ndarray ds = _node_f64(d, dsum, "dsum")
     keep_arr = np.zeros(n, dtype=np.uint8)
     if n == 0:
         return keep_arr

@@ -820,6 +820,18 @@ cdef str _fx_str(fx_str *v):
     return v.data[:v.length].decode("utf-8", "replace")
 
 
+cdef cnp.ndarray _contiguous(object a, int typenum, str what):
+    """`a` as a C-contiguous NumPy array of `typenum` (no copy when it already is one);
+    ValueError naming `what` when it cannot be one.  The kernels' array arguments."""
+    if isinstance(a, np.ndarray) and cnp.PyArray_TYPE(<cnp.ndarray>a) == typenum \
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a):
+        return <cnp.ndarray>a
+    try:
+        return np.ascontiguousarray(a, dtype=cnp.PyArray_DescrFromType(typenum))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
 cdef str _node_tag_name(fx_node *node):
     cdef uintptr_t lid = node.local_name
     cdef const fx_hash_entry *e
