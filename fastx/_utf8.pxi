@@ -27,6 +27,17 @@ cdef extern from *:
     static inline size_t fx_ascii_blocks(const unsigned char *s, size_t n) { (void)s; (void)n; return 0; }
     #endif
 
+    /* The scans' fast path: how many bytes from s[i] are 32-byte blocks of
+       ASCII without NUL or ESC.  A block holding another byte is then read
+       byte by byte: the next attempt waits until i has passed it (*vec_from). */
+    static inline size_t fx_ascii_skip(const unsigned char *s, size_t i, size_t n, size_t *vec_from) {
+        size_t run;
+        if (i < *vec_from || i + 32 > n) return 0;
+        run = fx_ascii_blocks(s + i, n - i);
+        *vec_from = i + run + 32;
+        return run;
+    }
+
     /* 1 if s[0..n) is valid UTF-8 (no overlongs, surrogates or code points
        above U+10FFFF) with no NUL and no ESC byte, else 0.  ASCII is checked
        32 bytes at a time with vectors where the compiler has them, else 8. */
@@ -35,11 +46,8 @@ cdef extern from *:
         const uint64_t esc = 0x1B1B1B1B1B1B1B1BULL;
         size_t i = 0, vec_from = 0;
         while (i < n) {
-            if (i >= vec_from && i + 32 <= n) {
-                i += fx_ascii_blocks(s + i, n - i);
-                vec_from = i + 32;             /* the block at i holds a special byte: bytewise through it */
-                if (i >= n) break;
-            }
+            i += fx_ascii_skip(s, i, n, &vec_from);
+            if (i >= n) break;
             if (i + 8 <= n) {
                 uint64_t w, e;
                 memcpy(&w, s + i, 8);
@@ -70,7 +78,7 @@ cdef extern from *:
     }
     """
     int fx_utf8_plain(const unsigned char *s, size_t n) nogil
-    size_t fx_ascii_blocks(const unsigned char *s, size_t n) nogil
+    size_t fx_ascii_skip(const unsigned char *s, size_t i, size_t n, size_t *vec_from) nogil
 
 
 def utf8_plain(bytes data):
@@ -164,11 +172,9 @@ def utf8_counts(bytes data):
     cdef long k
     with nogil:
         while i < n:
-            if i >= vec_from and i + 32 <= n:
-                i += fx_ascii_blocks(s + i, n - i)
-                vec_from = i + 32          # the block at i holds another byte: bytewise through it
-                if i >= n:
-                    break
+            i += fx_ascii_skip(s, i, n, &vec_from)
+            if i >= n:
+                break
             if s[i] < 0x80:
                 i += 1
                 continue
@@ -198,14 +204,12 @@ def single_byte_utf8(bytes data, bytes table):
     cdef unsigned char *w = out
     with nogil:
         while i < n:
-            if i >= vec_from and i + 32 <= n:
-                run = fx_ascii_blocks(s + i, n - i)
-                memcpy(w + o, s + i, run)
-                o += run
-                i += run
-                vec_from = i + 32
-                if i >= n:
-                    break
+            run = fx_ascii_skip(s, i, n, &vec_from)
+            memcpy(w + o, s + i, run)
+            o += run
+            i += run
+            if i >= n:
+                break
             c = s[i]
             if c < 0x80 and c != 0:
                 w[o] = c
@@ -241,11 +245,9 @@ def first_high_byte(bytes data):
     cdef Py_ssize_t found = -1
     with nogil:
         while i < n:
-            if i >= vec_from and i + 32 <= n:
-                i += fx_ascii_blocks(s + i, n - i)
-                vec_from = i + 32
-                if i >= n:
-                    break
+            i += fx_ascii_skip(s, i, n, &vec_from)
+            if i >= n:
+                break
             if s[i] >= 0x80:
                 found = <Py_ssize_t>i
                 break
