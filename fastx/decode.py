@@ -178,11 +178,7 @@ def decode(data: bytes | bytearray | memoryview | str, declared: str | None = No
         raise InputError(f"decode(): expected bytes, bytearray, memoryview or str, "
                          f"not {type(data).__name__}")
     text, payload, codec, encoding = _decode_bytes(data, declared)
-    if text is None:
-        text = _decode_with(payload, codec)
-    if b"\x00" in data:
-        text = text.replace("\x00", "\ufffd")
-    return text, encoding
+    return _text(data, text, payload, codec), encoding
 
 
 def to_utf8(data: bytes, declared: str | None = None) -> tuple[bytes, str]:
@@ -195,11 +191,15 @@ def to_utf8(data: bytes, declared: str | None = None) -> tuple[bytes, str]:
         return data, encoding
     if text is None and codec in _SINGLE_BYTE:
         return _core.single_byte_utf8(payload, _utf8_table(codec)), encoding
+    return _text(data, text, payload, codec).encode("utf-8", "ignore"), encoding
+
+
+def _text(data, text, payload, codec):
+    """decode()'s text from _decode_bytes' answer: the payload decoded if that is still
+    to be done, NUL characters as U+FFFD."""
     if text is None:
         text = _decode_with(payload, codec)
-    if "\x00" in text:
-        text = text.replace("\x00", "\ufffd")
-    return text.encode("utf-8", "ignore"), encoding
+    return text.replace("\x00", "\ufffd") if b"\x00" in data else text
 
 
 def _decode_bytes(data, declared):
