@@ -327,33 +327,32 @@ cdef Py_ssize_t _gbt_next_token(const unsigned char *s, Py_ssize_t n, Py_ssize_t
     return 0
 
 
+cdef void _gbt_set_add(_GbtSet *t, const unsigned char *s, Py_ssize_t n, int8_t *index,
+                       int32_t *count) noexcept nogil:
+    """Add the first _GBT_TITLE_MAX distinct tokens of s[0..n) to the set, numbered in
+    `index` (the title's or the description's column)."""
+    cdef Py_ssize_t pos = 0, slot
+    cdef uint32_t h
+    while count[0] < _GBT_TITLE_MAX and _gbt_next_token(s, n, &pos, &h) > 0:
+        slot = h & (_GBT_HT - 1)
+        while t.used[slot] and t.hash[slot] != h:
+            slot = (slot + 1) & (_GBT_HT - 1)
+        t.used[slot] = 1
+        t.hash[slot] = h
+        if index[slot] < 0:
+            index[slot] = <int8_t>count[0]
+            count[0] += 1
+
+
 cdef void _gbt_set_build(_GbtSet *t, const unsigned char *title, Py_ssize_t tn, const unsigned char *desc,
                          Py_ssize_t dn) noexcept nogil:
-    """The first _GBT_TITLE_MAX distinct tokens of the title and of the description."""
-    cdef Py_ssize_t pos, slot
-    cdef uint32_t h
-    cdef int which
-    cdef int32_t *count
+    """The tokens of the title and of the description in one table."""
     memset(t.used, 0, _GBT_HT)
     memset(t.tidx, 0xFF, _GBT_HT)
     memset(t.didx, 0xFF, _GBT_HT)
     t.tcount = t.dcount = 0
-    for which in range(2):
-        pos = 0
-        count = &t.tcount if which == 0 else &t.dcount
-        while count[0] < _GBT_TITLE_MAX and _gbt_next_token(title if which == 0 else desc,
-                                                          tn if which == 0 else dn, &pos, &h) > 0:
-            slot = h & (_GBT_HT - 1)
-            while t.used[slot] and t.hash[slot] != h:
-                slot = (slot + 1) & (_GBT_HT - 1)
-            t.used[slot] = 1
-            t.hash[slot] = h
-            if which == 0 and t.tidx[slot] < 0:
-                t.tidx[slot] = <int8_t>count[0]
-                count[0] += 1
-            elif which == 1 and t.didx[slot] < 0:
-                t.didx[slot] = <int8_t>count[0]
-                count[0] += 1
+    _gbt_set_add(t, title, tn, t.tidx, &t.tcount)
+    _gbt_set_add(t, desc, dn, t.didx, &t.dcount)
 
 
 cdef inline Py_ssize_t _gbt_set_find(const _GbtSet *t, uint32_t h) noexcept nogil:
