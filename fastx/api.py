@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -40,15 +39,13 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
     if size > MAX_BYTES:
         raise InputError(f"page of {size:,} bytes exceeds fastx's limit of {MAX_BYTES:,} bytes")
     if isinstance(html, str):
-        source: Any = html
+        source = html.encode("utf-8", "ignore")
     else:
         data = bytes(html)
         if encoding is None and not data.startswith(b"\xef\xbb\xbf") and _core.utf8_plain(data):
             source = data          # valid UTF-8, no NUL (UTF-16/32) or ESC (ISO-2022): lexbor reads it as is
         else:
             source, _ = to_utf8(data, declared=encoding)     # decode()'s text, as UTF-8 bytes
-    if not isinstance(source, bytes):
-        source = source.encode("utf-8", "ignore")
     # hostile markup: what would make lexbor's tree builder quadratic (nesting past 512, runaway
     # formatting elements, thousands of attributes) is dropped; any other page parses unchanged
     if _GUARDED_PARSE:

@@ -269,7 +269,6 @@ class SiteModel:
         score_ratio: clusters scoring at least this share of the best
             cluster's TF-IDF score are content.
         """
-        from .api import parse
         t0 = time.perf_counter()
         pages = list(pages)
         if not pages:

@@ -161,7 +161,7 @@ def default(doc, threshold: float | None = None, page_threshold: float | None = 
     DefaultModel or a path to a model file (default: the shipped one);
     `headline`: keep the heading that reads like the page title."""
     if model is None:
-        model = _CACHE.get("shipped") or shipped()
+        model = shipped()
         if threshold is None and page_threshold is None:
             return model.keep(doc, None, None, headline)
     elif isinstance(model, (str, Path)):
