@@ -7,8 +7,8 @@ from libc.math cimport log, erf, sqrt, INFINITY, isfinite, isnan
 cdef double _E = 2.718281828459045
 
 
-cdef inline double *_f64_out(object arr):
-    """Data of a fresh float64 output array."""
+cdef inline double *_f64(object arr):
+    """Data of a float64 array (a fresh output, or one _node_f64 checked)."""
     return <double *>cnp.PyArray_DATA(<cnp.ndarray>arr)
 
 
@@ -25,7 +25,7 @@ def text_density(Doc d):
     Text nodes are DOM leaves: TD = their character count.
     """
     out = np.empty(d.n, dtype=np.float64)
-    cdef double *td = _f64_out(out)
+    cdef double *td = _f64(out)
     with nogil:
         _td_core(d.n, d.c_chars, d.c_tags, td)
     return out
@@ -64,7 +64,7 @@ def composite_text_density(Doc d, object hybrid_chars=None):
     if n == 0:
         return out
     cdef const double *hc = NULL
-    cdef double *ctd = _f64_out(out)
+    cdef double *ctd = _f64(out)
     if hybrid:
         HC = np.ascontiguousarray(hybrid_chars, dtype=np.float64)
         if HC.shape[0] != n:
@@ -154,7 +154,7 @@ def density_sum(Doc d, object density):
     cdef cnp.ndarray td = _node_f64(d, density, "density")
     out = np.zeros(d.n, dtype=np.float64)
     cdef const double *tdp = _f64(td)
-    cdef double *ds = _f64_out(out)
+    cdef double *ds = _f64(out)
     with nogil:
         _dsum_core(d.n, d.c_parent, tdp, ds)
     return out
@@ -174,10 +174,6 @@ cdef cnp.ndarray _node_f64(Doc d, object a, str what):
     if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_SIZE(arr) != d.n:
         raise ValueError(f"{what}: expected {d.n} values (one per node), got shape {np.shape(a)}")
     return arr
-
-
-cdef inline const double *_f64(cnp.ndarray a) noexcept:
-    return <const double *>cnp.PyArray_DATA(a)
 
 
 cdef Py_ssize_t _root(Doc d):
