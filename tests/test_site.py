@@ -186,3 +186,44 @@ def test_rules_learned_on_a_cleanportaleval_site_generalize(compare):
     m = SiteModel.learn([h for _, h, _ in docs[:10]])
     rows = [compare.shingle_counts(meta["text"], m.extract(h).text) for _, h, meta in docs[10:20]]
     assert compare.summarize_text(rows)["f1"] > 0.6
+
+
+def test_consolidation_context_keeps_ids_and_classes_near_the_block_only():
+    a = (Step("body", None, ("news",)), Step("div", None, ("business", "wrap")), Step("div", "main", ("story",)),
+         Step("p", None, ("para",)))
+    b = (Step("body", None, ("news",)), Step("div", None, ("business", "wrap")), Step("div", "main", ("story",)),
+         Step("p", None, ("para",)))
+    (full,) = consolidate([a, b])
+    assert selector(full) == "body.news > div.business.wrap > div#main.story > p.para"
+    (near,) = consolidate([a, b], context=2)
+    assert selector(near) == "body > div > div#main.story > p.para"
+
+
+def _section_page(k, section):
+    """A page of a site whose section class sits on a far ancestor; a headline and
+    subheads styled unlike the paragraphs sit inside the story container."""
+    title, words = TOPICS[k % len(TOPICS)]
+    rnd = random.Random(k)
+    w = words.split()
+    paras = "".join(f'<p class="para">{" ".join(rnd.choice(w) for _ in range(25))}, {w[k % 3]}.</p>'
+                    f'<h3 class="crosshead">{w[(k + j) % len(w)]} {w[(k + j + 1) % len(w)]}</h3>'
+                    for j in range(4))
+    return (f'<html><head><title>{title}</title><meta name="description" content="{title}: {w[0]} {w[1]}.">'
+            f'</head><body><div class="{section} outer"><div class="nav"><a href="/">Home</a> '
+            f'<a href="/x">Other</a></div><div class="story"><div class="inner"><div class="body">'
+            f'<h1 class="headline">{title}</h1>{paras}</div></div></div>'
+            f'<div class="footer"><p>Copyright Example. All rights reserved.</p></div></div></body></html>')
+
+
+def test_rules_generalize_past_section_classes_and_take_the_bounding_box():
+    learn = [_section_page(k, "business") for k in range(5)]
+    model = SiteModel.learn(learn)
+    other = _section_page(6, "sport")
+    text = model.extract(other).text
+    assert TOPICS[6][0] in text                                  # the headline: inside the box
+    assert text.count(",") >= 4                                  # every paragraph, in another section
+    assert "Copyright" not in text and "Home" not in text
+    # without the box, only the top cluster (the paragraphs) and clusters scoring >= 20% of it
+    no_box = SiteModel.learn(learn, bounding_box=False)
+    assert [selector(r).split(" > ")[-1] for r in no_box.rules] == ["p.para"]
+    assert TOPICS[6][0] not in no_box.extract(other).text
