@@ -517,7 +517,9 @@ def add_arguments(ap) -> None:
     """The batch options of ``fastx extract`` (the command's parser adds inputs, --method, --format...)."""
     ap.add_argument("--files-from", metavar="LIST", action="append", default=[],
                     help="read input paths from LIST, one a line ('-': stdin); may repeat")
-    ap.add_argument("-o", "--output", help="write here instead of stdout (.parquet: Parquet)")
+    ap.add_argument("-o", "--output", metavar="FILE|DIR",
+                    help="write here instead of stdout (.parquet: Parquet); an existing directory or a "
+                         "path ending in '/': one file per input (.txt, .json, .html, .md by --format)")
     ap.add_argument("-j", "--jobs", type=int, default=None,
                     help="worker processes (default: 1 for batches, 0 = in this process for one page)")
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
@@ -556,32 +558,57 @@ def _file_pages(path: str, args) -> Iterator[Page]:
             yield Page(path=f, url=args.url, input=f)
 
 
+def _url_pages(urls, args) -> Iterator[Page]:
+    """http(s) URLs fetched one after another (fastx.fetch: limits, charset, error records)."""
+    from .fetch import MAX_BYTES, DEFAULT_TIMEOUT, fetch_many
+    max_mb = getattr(args, "max_download", None)
+    yield from fetch_many(urls, timeout=getattr(args, "fetch_timeout", None) or DEFAULT_TIMEOUT,
+                          max_bytes=int(max_mb * 1024 * 1024) if max_mb else MAX_BYTES)
+
+
+def _listed(listing: str, urls: bool = False) -> Iterator[str]:
+    """The non-empty lines of a list file ('-': stdin): file paths as written (only the line
+    end removed), or URLs (stripped, '#' lines skipped)."""
+    try:
+        lines = sys.stdin if listing == "-" else open(listing, encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise InputError(f"cannot read the {'URL' if urls else 'file'} list {listing}: "
+                         f"{exc.strerror or exc}") from None
+    with lines if listing != "-" else contextlib.nullcontext():
+        for line in lines:
+            line = line.strip() if urls else line.rstrip("\r\n")
+            if line and not (urls and line.startswith("#")):
+                yield line
+
+
 def cli_pages(args) -> Iterator[Page]:
     """The pages named on the command line, lazily: files, directories (recursive, sorted),
-    '-' (one page, or a WARC stream), WARC files, and the paths listed in --files-from."""
+    '-' (one page, or a WARC stream), WARC files, http(s) URLs (fetched), the paths listed
+    in --files-from and the URLs listed in --urls-from."""
+    from .fetch import is_url
     for src in args.inputs:
         if src == "-":
             yield from _stdin_pages(args)
+        elif is_url(src):
+            yield from _url_pages([src], args)
         else:
             yield from _file_pages(src, args)
     for listing in args.files_from:
-        try:
-            lines = sys.stdin if listing == "-" else open(listing, encoding="utf-8", errors="replace")
-        except OSError as exc:
-            raise InputError(f"cannot read the file list {listing}: {exc.strerror or exc}") from None
-        with lines if listing != "-" else contextlib.nullcontext():
-            for line in lines:
-                path = line.rstrip("\r\n")
-                if path:
-                    yield from _file_pages(path, args)
+        for path in _listed(listing):
+            yield from _file_pages(path, args)
+    for listing in getattr(args, "urls_from", None) or ():
+        yield from _url_pages(_listed(listing, urls=True), args)
 
 
 def _single_page(args) -> bool:
     """One HTML file or stdin page: the classic `fastx extract page.html` (text out, no workers)."""
     from .warc import is_warc
-    if args.files_from or len(args.inputs) != 1:
+    from .fetch import is_url
+    if args.files_from or getattr(args, "urls_from", None) or len(args.inputs) != 1:
         return False
     src = args.inputs[0]
+    if is_url(src):
+        return True
     if src == "-":
         stream = sys.stdin.buffer
         return not (hasattr(stream, "peek") and is_warc("", stream.peek(4096)[:4096]))
@@ -619,21 +646,88 @@ class _ParquetSink:
         self.writer.close()
 
 
+class _DirSink:
+    """``-o DIR``: one file per input in DIR, named after the input (its file name, or a URL's
+    host and path) reduced to safe characters, with the format's extension; a name already
+    written gets ``-2``, ``-3``...  Inputs that failed get no file in text/html formats (their
+    error goes to stderr) and their error record in JSON."""
+
+    EXT = {"text": ".txt", "json": ".json", "html": ".html", "markdown": ".md"}
+    _RESERVED = frozenset(["con", "prn", "aux", "nul"] + [f"com{i}" for i in range(10)] +
+                          [f"lpt{i}" for i in range(10)])
+
+    @staticmethod
+    def wanted(output: str | None) -> bool:
+        """-o names a directory: an existing one, or a path ending with a separator."""
+        return bool(output) and (output.endswith(("/", os.sep)) or Path(output).is_dir())
+
+    def __init__(self, path: str, fmt: str):
+        self.dir = Path(path)
+        self.ext = self.EXT.get(fmt, "." + fmt)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the output directory {path}: {exc.strerror or exc}") from None
+        self.used: set[str] = set()
+        self.written = 0
+
+    @classmethod
+    def safe_name(cls, name: str | None) -> str:
+        """A file name stem from an input name: ASCII letters, digits, '.', '-', '_' (at most
+        100), never empty, hidden, '..' or a Windows device name."""
+        import re
+        from urllib.parse import urlsplit
+        name = name or "page"
+        if "://" in name:
+            u = urlsplit(name)
+            name = (u.netloc + u.path.rstrip("/")) or "page"
+        else:
+            name = Path(name.replace("\\", "/")).name
+            for suffix in (".gz", ".html", ".htm", ".xhtml", ".shtml", ".php", ".asp", ".aspx"):
+                if name.lower().endswith(suffix) and len(name) > len(suffix):
+                    name = name[: -len(suffix)]
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._-")[:100] or "page"
+        if stem.split(".")[0].lower() in cls._RESERVED:
+            stem = "_" + stem
+        return stem
+
+    def write(self, rec: dict, payload: str | None) -> None:
+        if payload is None:
+            return
+        stem = self.safe_name(rec.get("input") or rec.get("url"))
+        name, k = stem + self.ext, 1
+        while name.lower() in self.used:
+            k += 1
+            name = f"{stem}-{k}{self.ext}"
+        self.used.add(name.lower())
+        try:
+            with open(self.dir / name, "w", encoding="utf-8") as f:
+                f.write(payload if payload.endswith("\n") else payload + "\n")
+        except OSError as exc:
+            raise InputError(f"cannot write {self.dir / name}: {exc.strerror or exc}") from None
+        self.written += 1
+
+    def close(self) -> None:
+        pass
+
+
 def run_extract(args, method_params: dict) -> int:
     """``fastx extract``: one page -> its text; many -> JSON lines (or Parquet), one record per
     input in input order, a summary on stderr.  Exit code 1 if any page failed."""
     import json
-    if not args.inputs and not args.files_from:
-        raise InputError("nothing to extract: give HTML files, directories, WARC files, - for stdin, "
-                         "or --files-from LIST")
+    if not args.inputs and not args.files_from and not getattr(args, "urls_from", None):
+        raise InputError("nothing to extract: give HTML files, directories, WARC files, URLs, - for stdin, "
+                         "--files-from LIST or --urls-from LIST")
     single = _single_page(args)
+    to_dir = _DirSink.wanted(args.output)
     fmt = args.format
     if fmt is None:
         out_name = (args.output or "").lower()
-        fmt = "parquet" if out_name.endswith(".parquet") else ("text" if single else "json")
+        fmt = "parquet" if out_name.endswith(".parquet") and not to_dir else \
+            ("text" if single or to_dir else "json")
     if fmt == "jsonl":
         fmt = "json"
-    if fmt == "parquet" and not args.output:
+    if fmt == "parquet" and (not args.output or to_dir):
         raise InputError("--format parquet needs --output FILE.parquet")
     jobs = args.jobs if args.jobs is not None else (0 if single else 1)
     with_html = fmt == "html" or (fmt != "text" and args.html)
@@ -654,19 +748,28 @@ def run_extract(args, method_params: dict) -> int:
     out = sys.stdout
     if fmt == "parquet":
         sink = _ParquetSink(args.output, with_html)
+    elif to_dir:
+        sink = _DirSink(args.output, fmt)
     elif args.output:
         out = open(args.output, "w", encoding="utf-8")
     try:
         for rec in records:
             if rec["error"] is not None and fmt in ("text", "html") and not args.quiet:
                 print(f"fastx: {rec['input']}: {rec['error']}", file=sys.stderr)
-            if sink is not None:
+            if sink is not None and not isinstance(sink, _DirSink):
                 sink.write(rec)
-            elif fmt == "json":
-                out.write(json.dumps({k: rec.get(k) for k in _RECORD_FIELDS + (("html",) if with_html else ())},
-                                     ensure_ascii=False) + "\n")
+                continue
+            if fmt == "json":
+                line = json.dumps({k: rec.get(k) for k in _RECORD_FIELDS + (("html",) if with_html else ())},
+                                  ensure_ascii=False)
             elif rec["error"] is None:
-                out.write((rec["html"] if fmt == "html" else rec["text"]) + "\n")
+                line = rec["html"] if fmt == "html" else rec["text"]
+            else:
+                line = None
+            if sink is not None:
+                sink.write(rec, line)           # -o DIR: one file per input
+            elif line is not None:
+                out.write(line + "\n")
     finally:
         if sink is not None:
             sink.close()

@@ -3,6 +3,9 @@
 Examples::
 
     python -m fastx extract page.html                       # main text
+    fastx extract https://example.com/news/1.html           # fetch and extract (fastx-extract[web])
+    fastx extract --urls-from urls.txt -o out/              # one file per URL in out/ (.txt)
+    fastx extract pages/ --format json -o out/              # one .json per file in out/
     python -m fastx extract pages/ --jobs 4 > out.jsonl     # a batch: JSON lines, one per page, in order
     python -m fastx extract crawl.warc.gz -o out.parquet    # WARC in (fastx[warc]), Parquet out (fastx[parquet])
     find site/ -name '*.html' | python -m fastx extract --files-from - --timeout 10 > out.jsonl
@@ -99,13 +102,36 @@ def cmd_learn_site(args) -> int:
     return 0
 
 
+def version() -> str:
+    """The installed distribution's version (``importlib.metadata``), else ``fastx.__version__``
+    (a source checkout that was never installed)."""
+    from importlib import metadata
+    for dist in ("fastx-extract", "fastx_extract"):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    from . import __version__
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The ``fastx`` argument parser: top-level options and one subcommand per command."""
     ap = argparse.ArgumentParser(prog="fastx", description="Main-content extraction from web pages.",
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap.add_argument("-V", "--version", action="version", version=f"fastx {version()}",
+                    help="print fastx's version and exit")
     sub = ap.add_subparsers(dest="command", required=True)
     ex = sub.add_parser("extract", help="extract main content from files, directories, WARC files or stdin")
     ex.add_argument("inputs", nargs="*", help="HTML files, directories, WARC files (.warc, .warc.gz), "
-                                              "or - for stdin (one page or a WARC stream)")
+                                              "http(s) URLs, or - for stdin (one page or a WARC stream)")
+    ex.add_argument("--urls-from", metavar="LIST", action="append", default=[],
+                    help="fetch the http(s) URLs listed in LIST, one a line ('-': stdin; '#' comments); "
+                         "may repeat (needs urllib3: fastx-extract[web])")
+    ex.add_argument("--fetch-timeout", type=float, default=None, metavar="S",
+                    help="seconds for fetching one URL, whole answer included (default 30)")
+    ex.add_argument("--max-download", type=float, default=None, metavar="MB",
+                    help="largest page fetched, decoded (default 20 MB); larger ones get an error record")
     ex.add_argument("--method", default="default", help="extraction method (see `fastx methods`)")
     ex.add_argument("--format", choices=("text", "json", "jsonl", "html", "parquet"), default=None,
                     help="default: text for one page, JSON lines for a batch (Parquet for -o *.parquet)")

@@ -47,3 +47,8 @@ class ExtractionTimeout(FastxError, TimeoutError):
 class WorkerCrash(FastxError, RuntimeError):
     """A worker process of fastx.extract_many died (a signal, the out-of-memory killer) while
     extracting a page; the page's record carries this error and the batch goes on."""
+
+
+class FetchError(FastxError, OSError):
+    """Fetching a URL failed (network, timeout, HTTP status, too many redirects, an oversized or
+    non-HTML answer): see fastx.fetch.  In a batch, the page's record carries it as its error."""
