@@ -16,6 +16,7 @@ compiled into this one extension module:
 - ``_guard.pxi``   hostile input: bounds lexbor's tree-builder work (depth, formatting, attributes)
 - ``_parse.pxi``   the same bounds applied to lexbor's tokens during the parse (the fast path)
 - ``_vsse.pxi``    VSSE: vvtc, tag-path pcs aggregation, SimHash/Hamming, WVC, HMM over DOM levels
+- ``_meta.pxi``    page metadata: one bounded pass over lexbor's tree collecting meta/JSON-LD/byline evidence
 """
 cimport numpy as cnp
 import numpy as np
@@ -35,6 +36,7 @@ include "_gbt.pxi"
 include "_guard.pxi"
 include "_parse.pxi"
 include "_vsse.pxi"
+include "_meta.pxi"
 
 _calibrate()
 _tg_calibrate()

@@ -75,6 +75,16 @@ class Extraction:
     doc: Doc = field(repr=False)
     keep: np.ndarray = field(repr=False)
     _html: str | None = field(default=None, repr=False)
+    _metadata: "Metadata | None" = field(default=None, repr=False)
+
+    @property
+    def metadata(self) -> "Metadata":
+        """Page metadata (fastx.metadata.Metadata: title, author, date, ... and where each came
+        from in `.source`), computed on first access."""
+        if self._metadata is None:
+            from .metadata import extract_metadata
+            self._metadata = extract_metadata(self.doc, self.url)
+        return self._metadata
 
     @property
     def html(self) -> str:
@@ -83,9 +93,15 @@ class Extraction:
         return self._html
 
     def to_dict(self, html: bool = False) -> dict:
-        """Plain dict (for JSON): url, title, description, method, text, and html if asked."""
+        """Plain dict (for JSON): url, title, description, method, text, the metadata fields
+        (fastx.metadata.FIELDS: title is the page's headline, canonical_url the canonical URL),
+        and html if asked."""
         d = {"url": self.url, "title": self.title, "description": self.description,
              "method": self.method, "text": self.text}
+        m = self.metadata.as_flat()
+        m["title"] = m["title"] or self.title
+        m["description"] = m["description"] or self.description
+        d.update(m)
         if html:
             d["html"] = self.html
         return d

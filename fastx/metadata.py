@@ -1,0 +1,825 @@
+"""Page metadata: title, author, dates, site name, language, canonical URL, image, tags, type.
+
+`fastx.extract(page).metadata` (computed on first access) is a :class:`Metadata`;
+every field says where it came from in ``metadata.source`` (``"json-ld"``,
+``"opengraph"``, ``"meta"``, ``"microdata"``, ``"time"``, ``"byline"``, ``"h1"``,
+``"title"``, ``"url"``, ...). See docs/metadata.md.
+
+The evidence comes from one bounded C pass over lexbor's tree
+(``_core.meta_scan``, ``_meta.pxi``); this module resolves it, sources in the
+order of trust used by the metadata extractors of the field (trafilatura's
+``metadata.py``, Barbaresi 2021, ACL demo "Trafilatura: A Web Scraping Library
+and Command-Line Tool for Text Discovery and Extraction"; htmldate's
+"extensive/fast" cascade, Barbaresi 2020, JOSS 5(51) 2439):
+JSON-LD (schema.org) > Open Graph / Twitter cards > ``<meta>`` names (DC.*,
+article:*, parsely-*, sailthru.*) > microdata ``itemprop`` > ``<time datetime>``
+> visible bylines and datelines > dates in the URL path.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date as _date
+from urllib.parse import urljoin, urlsplit
+
+from . import _core
+
+__all__ = ["Metadata", "extract_metadata", "parse_date", "FIELDS"]
+
+# the flat names of the metadata fields (to_dict, JSON lines, Parquet, Spark); `url` (the
+# canonical URL) is flat as `canonical_url`, beside the record's own `url`
+FIELDS = ("title", "author", "date", "date_modified", "sitename", "language", "canonical_url",
+          "image", "description", "tags", "categories", "type")
+
+_K_META, _K_LINK, _K_LD, _K_LANG, _K_ITEM, _K_TIME, _K_H1, _K_HINT, _K_TEXT, _K_BASE = range(10)
+assert _core.META_KIND == {"meta": 0, "link": 1, "jsonld": 2, "lang": 3, "itemprop": 4, "time": 5,
+                           "h1": 6, "hint": 7, "text": 8, "base": 9, "year": 10}
+_K_YEAR = 10
+
+
+@dataclass(slots=True)
+class Metadata:
+    """Metadata of a page; ``source[field]`` names where each non-empty field came from."""
+    title: str | None = None
+    author: str | None = None            # several joined by "; "
+    date: str | None = None              # published, ISO 8601 YYYY-MM-DD
+    date_modified: str | None = None
+    sitename: str | None = None
+    language: str | None = None          # BCP 47
+    url: str | None = None               # canonical
+    image: str | None = None
+    description: str | None = None
+    tags: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    type: str | None = None              # schema.org @type or og:type
+    source: dict[str, str] = field(default_factory=dict)
+
+    def as_flat(self) -> dict:
+        """The fields under their flat names (FIELDS): tags and categories joined by ", "."""
+        return {"title": self.title, "author": self.author, "date": self.date,
+                "date_modified": self.date_modified, "sitename": self.sitename,
+                "language": self.language, "canonical_url": self.url, "image": self.image,
+                "description": self.description,
+                "tags": ", ".join(self.tags) if self.tags else None,
+                "categories": ", ".join(self.categories) if self.categories else None,
+                "type": self.type}
+
+
+# ---------------------------------------------------------------- dates
+
+_MONTHS = {
+    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
+    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+    # German, French, Spanish, Italian, Dutch, Portuguese month names (the common ones)
+    "januar": 1, "janvier": 1, "enero": 1, "gennaio": 1, "januari": 1, "janeiro": 1,
+    "februar": 2, "février": 2, "fevrier": 2, "febrero": 2, "febbraio": 2, "februari": 2, "fevereiro": 2,
+    "märz": 3, "mars": 3, "marzo": 3, "maart": 3, "março": 3,
+    "avril": 4, "abril": 4, "aprile": 4,
+    "mai": 5, "mayo": 5, "maggio": 5, "mei": 5, "maio": 5,
+    "juni": 6, "juin": 6, "junio": 6, "giugno": 6, "junho": 6,
+    "juli": 7, "juillet": 7, "julio": 7, "luglio": 7, "julho": 7,
+    "august": 8, "août": 8, "aout": 8, "agosto": 8, "augustus": 8,
+    "septembre": 9, "septiembre": 9, "settembre": 9, "setembro": 9,
+    "oktober": 10, "octobre": 10, "octubre": 10, "ottobre": 10, "outubro": 10,
+    "novembre": 11, "noviembre": 11, "novembro": 11,
+    "dezember": 12, "décembre": 12, "decembre": 12, "diciembre": 12, "dicembre": 12, "december": 12,
+    "dezembro": 12,
+}
+_MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_RE_ISO = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_RE_CJK = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
+_RE_MDY = re.compile(rf"(?<![^\W\d_])({_MON})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)", re.I)
+_RE_DMY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?({_MON})\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)", re.I)
+_RE_NUM = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-]((?:19|20)\d\d)(?![\d/.-])")
+_RE_COMPACT = re.compile(r"(?<!\d)((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)")
+_RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
+_RE_RELATIVE = re.compile(r"\b(?:\d+|an?|one|few)\s+(?:sec|second|min|minute|hr|hour|day|week|month|year)s?\s+ago\b|"
+                          r"\b(?:yesterday|today)\b|\d+\s*(?:秒|分钟|小时|天)前|昨天|今天", re.I)
+_MAX_YEAR = _date.today().year + 1
+
+
+def _mkdate(y: int, m: int, d: int) -> str | None:
+    if not (1995 <= y <= _MAX_YEAR):
+        return None
+    try:
+        return _date(y, m, d).isoformat()
+    except ValueError:
+        return None
+
+
+def parse_date(s: str | None, dayfirst: bool | None = None) -> str | None:
+    """A date in `s` as ISO 8601 ``YYYY-MM-DD``, or None.
+
+    Reads ISO 8601 and its slash/dot variants, "September 4, 2025", "4 Sept. 2025"
+    (English and the main European month names), Chinese/Japanese 2025年9月4日,
+    numeric D/M/Y or M/D/Y (unambiguous when a part exceeds 12; else month first
+    unless `dayfirst`) and compact 20250904. Relative dates ("3 days ago") and
+    implausible years (before 1995 or after next year) give None.
+    """
+    if not s:
+        return None
+    s = s.strip()
+    if len(s) > 400:
+        s = s[:400]
+    m = _RE_ISO.search(s)
+    if m:
+        return _mkdate(int(m[1]), int(m[2]), int(m[3]))
+    m = _RE_CJK.search(s)
+    if m:
+        return _mkdate(int(m[1]), int(m[2]), int(m[3]))
+    m = _RE_MDY.search(s)
+    if m:
+        return _mkdate(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
+    m = _RE_DMY.search(s)
+    if m:
+        return _mkdate(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
+    m = _RE_NUM.search(s)
+    if m:
+        a, b, y = int(m[1]), int(m[2]), int(m[3])
+        if a > 12 or (dayfirst and b <= 12):
+            return _mkdate(y, b, a)
+        return _mkdate(y, a, b)
+    if _RE_RELATIVE.search(s):
+        return None
+    m = _RE_COMPACT.search(s)
+    if m:
+        return _mkdate(int(m[1]), int(m[2]), int(m[3]))
+    return None
+
+
+def url_date(url: str | None) -> str | None:
+    """A publication date in a URL path (/2025/09/04/, /2025-09-04-, /20250904/); None if absent."""
+    if not url:
+        return None
+    path = urlsplit(url).path
+    m = _RE_URL_DATE.search(path)
+    if m and m[3]:
+        return _mkdate(int(m[1]), int(m[2]), int(m[3]))
+    return None
+
+
+# ---------------------------------------------------------------- text helpers
+
+def _clean(s) -> str:
+    if not isinstance(s, str):
+        return ""
+    return " ".join(s.split())
+
+
+_TITLE_SEPS = re.compile(r"\s+(?:\||-|–|—|·|•|::|»|/|:)\s+")
+
+
+def strip_site_suffix(title: str, sitename: str | None = None, host: str | None = None) -> str:
+    """<title> without the site name: " | Site", " - Site", " — Site", "Site | ..." .
+
+    A part is dropped when it names the site (og:site_name or the host, spacing and
+    case ignored); otherwise a short last part (at most 4 words, the rest longer) is
+    taken for the site name."""
+    title = _clean(title)
+    parts = _TITLE_SEPS.split(title)
+    if len(parts) < 2:
+        return title
+    keys = set()
+    if sitename:
+        keys.add(_key(sitename))
+    if host:
+        h = host.lower().removeprefix("www.").split(".")
+        keys.add(_key(h[0]))
+        if len(h) > 2:
+            keys.add(_key(h[-2]))
+        keys.add(_key(".".join(h)))
+    keys.discard("")
+
+    def is_site(p: str) -> bool:
+        k = _key(p)
+        return bool(k) and any(k == s or (len(s) >= 4 and (s in k and len(k) <= len(s) + 12)) for s in keys)
+
+    if is_site(parts[-1]):
+        rest = title[:title.rfind(parts[-1])]
+        return _strip_trailing_sep(rest)
+    if is_site(parts[0]):
+        return _clean(title[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
+    last = parts[-1]
+    if len(last.split()) <= 4 and len(title) - len(last) > 2 * len(last) and len(parts[0].split()) >= 3:
+        return _strip_trailing_sep(title[:title.rfind(last)])
+    return title
+
+
+def _strip_trailing_sep(s: str) -> str:
+    return re.sub(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$", "", s).strip()
+
+
+_NONWORD = re.compile(r"[\W_]+")
+
+
+def _key(s: str) -> str:
+    return _NONWORD.sub("", s.casefold())
+
+
+# ---------------------------------------------------------------- JSON-LD
+
+_ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
+                  "opinionnewsarticle", "scholarlyarticle", "techarticle", "report", "socialmediaposting",
+                  "discussionforumposting", "liveblogposting", "backgroundnewsarticle", "review",
+                  "medicalwebpage", "howto", "recipe", "qapage", "question", "product", "event",
+                  "videoobject", "podcastepisode", "course", "jobposting", "creativework", "book",
+                  "webpage", "aboutpage", "faqpage", "collectionpage", "itempage", "profilepage",
+                  "searchresultspage", "contactpage", "realestatelisting"}
+_PAGE_TYPES = {"webpage", "aboutpage", "faqpage", "collectionpage", "itempage", "profilepage",
+               "searchresultspage", "contactpage", "medicalwebpage", "qapage", "checkoutpage"}
+_ORG_TYPES = {"organization", "newsmediaorganization", "corporation", "localbusiness", "website",
+              "educationalorganization", "governmentorganization", "ngo", "onlinestore", "store"}
+
+
+def _types(o: dict) -> list[str]:
+    t = o.get("@type")
+    if isinstance(t, str):
+        return [t.rsplit("/", 1)[-1].lower()]
+    if isinstance(t, list):
+        return [x.rsplit("/", 1)[-1].lower() for x in t if isinstance(x, str)]
+    return []
+
+
+def _ld_objects(texts: list[str]) -> list[dict]:
+    """Every JSON object of the page's JSON-LD scripts, @graph and arrays flattened (iterative).
+    Malformed JSON is tolerated: comments, trailing commas and raw control characters are repaired
+    first; a script that still does not parse is skipped."""
+    out: list[dict] = []
+    for t in texts:
+        t = t.strip()
+        if not t:
+            continue
+        if t.startswith("<!--"):
+            t = t[4:]
+        if t.endswith("-->"):
+            t = t[:-3]
+        try:
+            data = json.loads(t, strict=False)
+        except ValueError:
+            fixed = re.sub(r",\s*([}\]])", r"\1", re.sub(r"^\s*//.*$", "", t, flags=re.M))
+            try:
+                data = json.loads(fixed, strict=False)
+            except ValueError:
+                continue
+        stack = [data]
+        seen = 0
+        while stack and seen < 2000:
+            x = stack.pop()
+            seen += 1
+            if isinstance(x, list):
+                stack.extend(reversed(x))
+            elif isinstance(x, dict):
+                out.append(x)
+                g = x.get("@graph")
+                if isinstance(g, (list, dict)):
+                    stack.append(g)
+                me = x.get("mainEntity")
+                if isinstance(me, dict):
+                    stack.append(me)
+    return out
+
+
+def _ld_names(v, persons_only: bool = False) -> list[str]:
+    """Names in a JSON-LD author/creator value: a string, a {name} object (Person), a list."""
+    out = []
+    items = v if isinstance(v, list) else [v]
+    for it in items[:20]:
+        if isinstance(it, str):
+            out.append(it)
+        elif isinstance(it, dict):
+            if persons_only and any(t in _ORG_TYPES for t in _types(it)):
+                continue
+            n = it.get("name")
+            if isinstance(n, list):
+                n = n[0] if n and isinstance(n[0], str) else None
+            if isinstance(n, dict):
+                n = n.get("@value")
+            if isinstance(n, str):
+                out.append(n)
+            elif isinstance(it.get("givenName"), str):
+                out.append(f"{it.get('givenName')} {it.get('familyName') or ''}")
+    return out
+
+
+def _ld_str(v) -> str:
+    if isinstance(v, list):
+        v = next((x for x in v if isinstance(x, (str, dict))), None)
+    if isinstance(v, dict):
+        v = v.get("url") or v.get("@id") or v.get("name") or v.get("@value")
+    return _clean(v) if isinstance(v, str) else ""
+
+
+# ---------------------------------------------------------------- authors
+
+_BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|reporting|published)\s+)?by\s*[:\-]?\s+",
+                 re.I)
+_NAME_SPLIT = re.compile(r"\s*(?:;|\band\b|&|\+|,|\bund\b|\bet\b|\by\b|、|，|/|\|)\s*", re.I)
+_NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
+                       r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
+_DATE_TAIL = re.compile(rf"\s*(?:[|•·,–—-]\s*)?(?:(?:posted|published|updated|last updated|on)\b.*|(?:{_MON})\.?\s+\d.*|\d{{1,2}}\s+(?:{_MON})\b.*|\d{{1,4}}[/.-]\d.*)$", re.I)
+_CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
+               "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
+
+
+def _split_names(s: str) -> list[str]:
+    """Author names in a byline value: "By A, B and C" -> [A, B, C]; job titles, dates, URLs and
+    role words rejected; credentials ("MS, RD") kept with the preceding name."""
+    s = _clean(s)
+    if not s:
+        return []
+    s = _BY.sub("", s)
+    s = _DATE_TAIL.sub("", s)
+    s = re.sub(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", "", s, flags=re.I)
+    names: list[str] = []
+    for p in _NAME_SPLIT.split(s):
+        p = p.strip(" .:-–—|\"'()[]")
+        if not p:
+            continue
+        if names and _key(p) in _CREDENTIAL:
+            names[-1] = f"{names[-1]}, {p}"
+            continue
+        if _NOT_NAME.search(p) or len(p) > 60 or len(p.split()) > 5:
+            continue
+        if not any(c.isalpha() for c in p):
+            continue
+        names.append(p)
+    return names
+
+
+def _join_names(names: list[str]) -> str | None:
+    seen, out = set(), []
+    for n in names:
+        k = _key(n)
+        if k and k not in seen:
+            seen.add(k)
+            out.append(n)
+    return "; ".join(out[:8]) if out else None
+
+
+def _name_like(s: str) -> bool:
+    """A byline's text is a person's name: 1-4 words, each starting upper-case (or CJK)."""
+    w = s.split()
+    if not (1 <= len(w) <= 5):
+        return False
+    caps = sum(1 for x in w if x[:1].isupper() or "\u4e00" <= x[:1] <= "\u9fff")
+    return caps >= max(1, len(w) - 1)
+
+
+# Chinese bylines and datelines
+_ZH_AUTHOR = re.compile(r"(?:作者|记者|記者|撰文|文|编辑|責任編輯|责任编辑)\s*[:：／/]?\s*([\u4e00-\u9fff·]{2,4}(?:[\s、，,]+[\u4e00-\u9fff·]{2,4}){0,3})")
+_ZH_SOURCE = re.compile(r"(?:来源|來源|出处|稿源)\s*[:：]\s*([^\s:：|丨]{2,20})")
+_ZH_DATE = re.compile(r"(?:发布时间|發布時間|发表时间|时间|日期|发布日期|发布于|發表於)\s*[:：]?\s*([0-9年月日\-/.\s:]{8,30})")
+
+
+# ---------------------------------------------------------------- resolver
+
+_DATE_META = ("article:published_time", "og:published_time", "og:article:published_time",
+              "datepublished", "published_time", "publishdate", "publish-date", "publish_date",
+              "pubdate", "publication_date", "date", "dc.date", "dc.date.issued", "dc.date.created",
+              "dcterms.date", "dcterms.issued", "dcterms.created", "citation_publication_date",
+              "citation_date", "sailthru.date", "parsely-pub-date", "article.published",
+              "article_date_original", "original-publish-date", "cxenseparse:recs:publishtime",
+              "og:updated_time_published", "displaydate", "release_date", "created", "datecreated",
+              "article:published", "bt:pubdate", "analyticsattributes.articledate")
+_MOD_META = ("article:modified_time", "og:updated_time", "datemodified", "modified_time", "dc.date.modified",
+             "dcterms.modified", "last-modified", "lastmod", "article:modified", "dateupdated", "updated")
+_AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
+                "dcterms.creator", "citation_author", "byl", "og:article:author", "book:author",
+                "cxenseparse:author", "article.author", "authors", "creator", "twitter:data1")
+_SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site",
+              "al:ios:app_name", "publisher", "dc.publisher")
+_TAG_META = ("article:tag", "keywords", "news_keywords", "parsely-tags", "sailthru.tags", "og:article:tag",
+             "book:tag", "video:tag")
+_CAT_META = ("article:section", "parsely-section", "og:article:section", "category", "section",
+             "dc.subject", "sailthru.section")
+
+
+def extract_metadata(doc, url: str | None = None) -> Metadata:
+    """Metadata of a parsed page (a :class:`fastx.Doc`); `url` defaults to ``doc.url``."""
+    url = url or doc.url
+    recs = _core.meta_scan(doc)
+    md = Metadata()
+    src = md.source
+    metas: dict[str, str] = {}
+    meta_multi: dict[str, list[str]] = {}
+    ld_texts: list[str] = []
+    items: dict[str, list[tuple[str, int]]] = {}
+    times: list[tuple[str, str, int]] = []
+    h1s: list[tuple[str, int]] = []
+    hints: list[tuple[str, str, int]] = []
+    texts: list[tuple[str, str, int]] = []
+    years: list[tuple[str, int]] = []
+    canonical = base = lang = None
+    link_author = None
+    for kind, key, val, order in recs:
+        if kind == _K_META:
+            k = key.strip().lower()
+            v = val.strip()
+            if v:
+                if k not in metas:
+                    metas[k] = v
+                if k in ("article:tag", "article:author", "og:article:tag", "book:tag", "video:tag",
+                         "citation_author", "article:section", "author"):
+                    meta_multi.setdefault(k, []).append(v)
+        elif kind == _K_LD:
+            ld_texts.append(val)
+        elif kind == _K_ITEM:
+            items.setdefault(key.strip().lower(), []).append((_clean(val), order))
+        elif kind == _K_LINK:
+            k = key.lower()
+            if "canonical" in k and canonical is None:
+                canonical = val.strip()
+            elif "author" in k and link_author is None and not val.startswith(("http", "/", "mailto")):
+                link_author = val
+        elif kind == _K_TIME:
+            times.append((key.strip(), _clean(val), order))
+        elif kind == _K_H1:
+            t = _clean(val)
+            if t:
+                h1s.append((t, order))
+        elif kind == _K_HINT:
+            hints.append((key.lower(), _clean(val), order))
+        elif kind == _K_TEXT:
+            texts.append((_clean(key), _clean(val), order))
+        elif kind == _K_LANG:
+            lang = val.strip()
+        elif kind == _K_BASE:
+            base = val.strip()
+        elif kind == _K_YEAR:
+            years.append((_clean(val), order))
+
+    ld = _ld_objects(ld_texts) if ld_texts else []
+    # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
+    main = None
+    page_obj = None
+    for o in ld:
+        ts = _types(o)
+        if main is None and any(t in _ARTICLE_TYPES and t not in _PAGE_TYPES for t in ts):
+            main = o
+        if page_obj is None and any(t in _PAGE_TYPES for t in ts):
+            page_obj = o
+    host = urlsplit(url).hostname if url else None
+    if host is None and canonical:
+        host = urlsplit(canonical).hostname
+
+    def set_(name: str, value, source: str) -> bool:
+        if value and getattr(md, name) in (None, []):
+            setattr(md, name, value)
+            src[name] = source
+            return True
+        return False
+
+    # ---- site name (needed to strip the title's suffix)
+    for o in ld:
+        if "website" in _types(o) and isinstance(o.get("name"), str):
+            set_("sitename", _clean(o["name"]), "json-ld")
+            break
+    if md.sitename is None and main is not None:
+        pub = main.get("publisher")
+        if isinstance(pub, list):
+            pub = pub[0] if pub else None
+        if isinstance(pub, dict) and isinstance(pub.get("name"), str):
+            set_("sitename", _clean(pub["name"]), "json-ld")
+    for k in _SITE_META:
+        v = metas.get(k)
+        if v and not v.startswith("http") and not (k == "twitter:site" and md.sitename):
+            if set_("sitename", _clean(v.lstrip("@")), "opengraph" if k.startswith("og:") else "meta"):
+                break
+
+    # ---- title
+    raw_title = _clean(doc.title)
+    md.title = _resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host)
+
+    # ---- author
+    author = None
+    if main is not None:
+        for k in ("author", "creator"):
+            names = []
+            for n in _ld_names(main.get(k), persons_only=True):
+                names.extend(_split_names(n))
+            author = _join_names(names)
+            if author:
+                set_("author", author, "json-ld")
+                break
+    if md.author is None:
+        for k in _AUTHOR_META:
+            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+            if not v:
+                continue
+            if k == "twitter:data1" and "author" not in metas.get("twitter:label1", "").lower() \
+                    and "written" not in metas.get("twitter:label1", "").lower():
+                continue
+            names = []
+            for x in v:
+                if x.startswith("http"):
+                    x = _author_from_url(x)
+                names.extend(_split_names(x))
+            if set_("author", _join_names(names), "meta"):
+                break
+    if md.author is None and "author" in items:
+        names = []
+        for v, _ in items["author"][:4]:
+            names.extend(_split_names(v))
+        set_("author", _join_names(names), "microdata")
+    if md.author is None:
+        set_("author", _byline_author(hints, texts, link_author, h1s, md), "byline")
+
+    # ---- dates: the metadata's published and modified dates, then what the page shows
+    if main is not None:
+        set_("date", parse_date(_ld_str(main.get("datePublished")) or _ld_str(main.get("dateCreated"))
+                                or _ld_str(main.get("uploadDate"))), "json-ld")
+        set_("date_modified", parse_date(_ld_str(main.get("dateModified"))), "json-ld")
+    if md.date is None and page_obj is not None:
+        set_("date", parse_date(_ld_str(page_obj.get("datePublished"))), "json-ld")
+    if md.date is None:
+        for k in _DATE_META:
+            if k in metas and set_("date", parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
+                break
+    if md.date_modified is None:
+        if page_obj is not None:
+            set_("date_modified", parse_date(_ld_str(page_obj.get("dateModified"))), "json-ld")
+        for k in _MOD_META:
+            if k in metas and set_("date_modified", parse_date(metas[k]), "meta"):
+                break
+    if md.date is None:
+        for k in ("datepublished", "datecreated", "pubdate", "date"):
+            for v, _ in items.get(k, [])[:3]:
+                if set_("date", parse_date(v), "microdata"):
+                    break
+            if md.date:
+                break
+    if md.date_modified is None:
+        for v, _ in items.get("datemodified", [])[:2]:
+            if set_("date_modified", parse_date(v), "microdata"):
+                break
+    if md.date is None or md.date_modified is None:
+        # other <meta> names that say what they hold ("w-published-date", "post:updated_time")
+        for k, v in metas.items():
+            if ("date" in k or "time" in k) and ("modif" in k or "updated" in k):
+                set_("date_modified", parse_date(v), "meta")
+            elif ("date" in k or "time" in k) and "publish" in k or k.endswith((":date", "_date", "-date")) \
+                    and not any(w in k for w in ("expir", "valid", "event", "start", "end")):
+                set_("date", parse_date(v), "meta")
+    if md.date is None:
+        for k, vs in items.items():
+            if "date" in k and ("publish" in k or "creat" in k):
+                for v, _ in vs[:2]:
+                    if set_("date", parse_date(v), "microdata"):
+                        break
+    shown = _shown_dates(times, hints, texts, years, h1s[0][1] if h1s else 0)
+    if md.date is not None and shown:
+        # the date the page displays decides between published and modified: a page that shows
+        # "Updated August 14, 2025" (and not its first publication) dates itself by the update
+        if md.date != shown[0] and md.date_modified == shown[0]:
+            md.date = md.date_modified
+            src["date"] = src["date_modified"] + " (shown)"
+    if md.date is None and shown:
+        set_("date", shown[0], "byline")
+    if md.date is None:
+        set_("date", url_date(url) or url_date(canonical), "url")
+
+    # ---- language
+    if lang:
+        set_("language", _bcp47(lang), "html")
+    if md.language is None:
+        for k, s in (("og:locale", "opengraph"), ("content-language", "meta"), ("language", "meta"),
+                     ("dc.language", "meta")):
+            if k in metas and set_("language", _bcp47(metas[k].split(",")[0]), s):
+                break
+    if md.language is None and main is not None:
+        set_("language", _bcp47(_ld_str(main.get("inLanguage"))), "json-ld")
+
+    # ---- canonical URL, image, description
+    ref = base or url
+    if canonical:
+        set_("url", _abs(canonical, ref), "link")
+    if md.url is None and "og:url" in metas:
+        set_("url", _abs(metas["og:url"], ref), "opengraph")
+    if md.url is None and main is not None:
+        set_("url", _abs(_ld_str(main.get("url")), ref), "json-ld")
+    for k, s in (("og:image", "opengraph"), ("og:image:url", "opengraph"), ("og:image:secure_url", "opengraph"),
+                 ("twitter:image", "twitter"), ("twitter:image:src", "twitter"), ("thumbnail", "meta")):
+        if k in metas and set_("image", _abs(metas[k], ref), s):
+            break
+    if md.image is None and main is not None:
+        set_("image", _abs(_ld_str(main.get("image")) or _ld_str(main.get("thumbnailUrl")), ref), "json-ld")
+    if md.image is None and "image" in items:
+        set_("image", _abs(items["image"][0][0], ref), "microdata")
+    if doc.description:
+        set_("description", _clean(doc.description), "meta")
+    for k, s in (("og:description", "opengraph"), ("twitter:description", "twitter"),
+                 ("dc.description", "meta")):
+        if k in metas and set_("description", _clean(metas[k]), s):
+            break
+    if md.description is None and main is not None:
+        set_("description", _ld_str(main.get("description")), "json-ld")
+
+    # ---- tags, categories, type
+    tags: list[str] = []
+    if main is not None:
+        kw = main.get("keywords")
+        if isinstance(kw, str):
+            tags = [t for t in (x.strip() for x in kw.split(",")) if t]
+        elif isinstance(kw, list):
+            tags = [_clean(x) for x in kw if isinstance(x, str) and x.strip()]
+        if set_("tags", _dedupe(tags)[:50], "json-ld"):
+            pass
+    if not md.tags:
+        for k in _TAG_META:
+            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+            if v:
+                ts = [t.strip() for x in v for t in (x.split(",") if len(v) == 1 else [x]) if t.strip()]
+                if set_("tags", _dedupe(ts)[:50], "opengraph" if k.startswith(("article:", "og:")) else "meta"):
+                    break
+    cats: list[str] = []
+    if main is not None:
+        sec = main.get("articleSection")
+        if isinstance(sec, str):
+            cats = [_clean(sec)]
+        elif isinstance(sec, list):
+            cats = [_clean(x) for x in sec if isinstance(x, str)]
+        set_("categories", _dedupe([c for c in cats if c])[:20], "json-ld")
+    if not md.categories:
+        for k in _CAT_META:
+            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+            if v and set_("categories", _dedupe([_clean(x) for x in v if x.strip()])[:20],
+                          "opengraph" if k.startswith(("article:", "og:")) else "meta"):
+                break
+    if main is not None:
+        set_("type", next((t for t in (main.get("@type") if isinstance(main.get("@type"), list) else [main.get("@type")])
+                           if isinstance(t, str)), None), "json-ld")
+    if md.type is None and "og:type" in metas:
+        set_("type", metas["og:type"], "opengraph")
+    if md.type is None and page_obj is not None:
+        set_("type", _ld_str(page_obj.get("@type")), "json-ld")
+    return md
+
+
+def _dedupe(xs: list[str]) -> list[str]:
+    seen, out = set(), []
+    for x in xs:
+        k = x.casefold()
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
+def _abs(u: str | None, ref: str | None) -> str | None:
+    if not u:
+        return None
+    u = u.strip()
+    if u.lower().startswith(("javascript:", "data:", "vbscript:")):
+        return None
+    if ref and not u.startswith(("http://", "https://")):
+        try:
+            return urljoin(ref, u)
+        except ValueError:
+            return u
+    return u
+
+
+def _bcp47(s: str | None) -> str | None:
+    """A language tag as BCP 47: "en_US" -> "en-US", "EN" -> "en"; junk -> None."""
+    if not s:
+        return None
+    s = s.strip().replace("_", "-")
+    m = re.fullmatch(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d{3}))?(?:-[A-Za-z0-9]{1,8})*", s)
+    if not m:
+        return None
+    out = m[1].lower()
+    if m[2]:
+        out += "-" + m[2].title()
+    if m[3]:
+        out += "-" + m[3].upper()
+    return out
+
+
+def _author_from_url(u: str) -> str:
+    """Facebook/author-page URLs: the last path segment as a name ("/author/jane-doe/" -> "Jane Doe")."""
+    path = urlsplit(u).path.rstrip("/")
+    seg = path.rsplit("/", 1)[-1] if "/author" in path or "/authors" in path or "/people" in path else ""
+    seg = re.sub(r"[-_]+", " ", seg)
+    return seg.title() if seg and not any(c.isdigit() for c in seg) else ""
+
+
+def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: str, host) -> str | None:
+    """The page's own headline.
+
+    Candidates: JSON-LD headline/name of the main entity, og:title, twitter:title,
+    microdata headline, the h1s, and <title> without its site suffix. The first h1
+    that agrees with a metadata candidate (one contains the other, keys compared) wins;
+    else the most trusted candidate, suffix-stripped."""
+    site = md.sitename
+    cands: list[tuple[str, str]] = []
+    if main is not None:
+        for k in ("headline", "name", "alternativeHeadline"):
+            v = main.get(k)
+            if isinstance(v, str) and _clean(v):
+                cands.append((_clean(v), "json-ld"))
+                break
+    for k, s in (("og:title", "opengraph"), ("twitter:title", "twitter"), ("title", "meta"),
+                 ("dc.title", "meta"), ("parsely-title", "meta"), ("sailthru.title", "meta")):
+        if k in metas and _clean(metas[k]):
+            cands.append((strip_site_suffix(metas[k], site, host), s))
+    if "headline" in items and items["headline"][0][0]:
+        cands.append((items["headline"][0][0], "microdata"))
+    stripped = strip_site_suffix(raw_title, site, host) if raw_title else ""
+    if stripped:
+        cands.append((stripped, "title"))
+    keys = [(_key(c), s) for c, s in cands]
+    for h, _ in h1s[:4]:
+        kh = _key(h)
+        if len(kh) < 3:
+            continue
+        for kc, s in keys:
+            if kc and (kh == kc or (len(kh) >= 10 and kh in kc) or (len(kc) >= 10 and kc in kh)):
+                md.source["title"] = "h1"
+                return h
+    if cands:
+        t, s = cands[0]
+        if s == "json-ld" and page_obj is main and raw_title:
+            t = strip_site_suffix(t, site, host)
+        md.source["title"] = s
+        return t
+    if h1s:
+        md.source["title"] = "h1"
+        return h1s[0][0]
+    return None
+
+
+def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
+    """An author from the visible page: elements whose class/id/rel names an author or byline,
+    "By ..." text, Chinese 作者/记者 bylines; the one nearest after the first h1 is preferred."""
+    h1_order = h1s[0][1] if h1s else 0
+    cands: list[tuple[int, str]] = []
+    for key, txt, order in hints:
+        if not txt or len(txt) > 120:
+            continue
+        if ("author" in key or "byline" in key or "writer" in key) and not any(
+                b in key for b in ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label",
+                                   "box", "comment")):
+            names = _split_names(txt)
+            names = [n for n in names if _name_like(n)]
+            if names:
+                cands.append((order, _join_names(names)))
+    for key, txt, order in texts:
+        for t in (txt, key):
+            if not t:
+                continue
+            m = _ZH_AUTHOR.search(t)
+            if m:
+                cands.append((order, _join_names(re.split(r"[\s、，,]+", m[1]))))
+                break
+            if _BY.match(t) and len(t) < 120:
+                names = [n for n in _split_names(t) if _name_like(n)]
+                if names:
+                    cands.append((order, _join_names(names)))
+                    break
+    if link_author:
+        cands.append((10 ** 9, link_author))
+    if not cands:
+        for key, txt, order in texts:
+            m = _ZH_SOURCE.search(txt) or _ZH_SOURCE.search(key)
+            if m:
+                return m[1]
+        return None
+    after = [c for c in cands if c[0] >= h1_order and c[1]]
+    best = min(after or cands, key=lambda c: abs(c[0] - h1_order))
+    return best[1]
+
+
+def _shown_dates(times, hints, texts, years, h1_order: int) -> list[str]:
+    """The dates the page shows in its datelines, nearest the headline first: <time> elements,
+    elements classed date/published/posted/time, "Posted on ..." / 发布时间：... text; a line that
+    names both an original and an updated date gives the original first."""
+    found: list[tuple[int, int, str]] = []       # (distance to the h1, rank, date)
+
+    def add(t: str, order: int, rank: int):
+        if not t or _RE_RELATIVE.search(t[:60]):
+            return
+        m = _ZH_DATE.search(t)
+        d = parse_date(m[1]) if m else None
+        d = d or parse_date(t[:160])
+        if d:
+            found.append((abs(order - h1_order) + (0 if order >= h1_order else 50), rank, d))
+
+    for dt, txt, order in times[:10]:
+        d = parse_date(dt) or parse_date(txt)
+        if d:
+            found.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, d))
+    for key, txt, order in texts:
+        add(key if key and len(key) < 160 else txt, order, 1)
+    for key, txt, order in hints:
+        if len(txt) < 100 and not any(w in key for w in ("comment", "related", "footer", "copyright")):
+            add(txt, order, 2)
+    for txt, order in years:
+        add(txt, order, 3)
+    found.sort()
+    out: list[str] = []
+    for _, _, d in found:
+        if d not in out:
+            out.append(d)
+    return out
