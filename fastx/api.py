@@ -88,6 +88,8 @@ class Extraction:
 
     @property
     def html(self) -> str:
+        """The cleaned HTML of the kept nodes in their original structure (``Doc.render_html``),
+        made on first access."""
         if self._html is None:
             self._html = self.doc.render_html(self.keep)
         return self._html

@@ -84,13 +84,16 @@ class BatchStats:
 
     @property
     def pages_per_s(self) -> float:
+        """Pages per second of wall time so far."""
         return self.pages / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def mb_per_s(self) -> float:
+        """Megabytes (10^6 bytes) of input per second of wall time so far."""
         return self.bytes / 1e6 / self.seconds if self.seconds > 0 else 0.0
 
     def summary(self) -> str:
+        """One line: pages, errors (timeouts, crashes), MB, seconds, pages/s and MB/s."""
         return (f"{self.pages:,} pages, {self.errors:,} errors ({self.timeouts} timeouts, "
                 f"{self.crashes} worker crashes), {self.bytes / 1e6:,.1f} MB in {self.seconds:.1f} s: "
                 f"{self.pages_per_s:,.1f} pages/s, {self.mb_per_s:,.1f} MB/s")

@@ -168,6 +168,8 @@ class BayesModel:
 
     # ------------------------------------------------------------ files
     def to_dict(self) -> dict:
+        """The model as plain JSON data (block tags, smoothing, feature bin edges, class counts);
+        :meth:`from_dict` reads it back."""
         return {"format": FORMAT, "block_tags": list(self.block_tags), "alpha": self.alpha,
                 "use_prior": self.use_prior, "features": list(FEATURES),
                 "edges": {f: list(self.edges[f]) for f in FEATURES},
@@ -177,6 +179,7 @@ class BayesModel:
 
     @classmethod
     def from_dict(cls, d: dict) -> "BayesModel":
+        """A BayesModel from :meth:`to_dict`'s data; ``ModelError`` if it is malformed."""
         try:
             if d.get("format") != FORMAT:
                 raise ModelError(f"not a fastx Naive Bayes model (format {d.get('format')!r}, "
@@ -194,10 +197,12 @@ class BayesModel:
             raise ModelError(f"malformed Naive Bayes model: {exc!r}") from exc
 
     def save(self, path: "str | Path") -> None:
+        """Write the model to `path` as JSON (:meth:`to_dict`)."""
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: "str | Path") -> "BayesModel":
+        """Read a model written by :meth:`save`; ``ModelError`` if it cannot be read."""
         try:
             d = json.loads(Path(path).read_text())
         except (OSError, ValueError) as exc:

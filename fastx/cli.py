@@ -55,6 +55,8 @@ def cmd_extract(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
+    """``fastx evaluate PREDICTED GOLD``: LCS precision/recall/F1, the CleanEval score and shingle
+    F1 of a predicted text against a gold text (``fastx.evaluate.evaluate_files``)."""
     s = evaluate.evaluate_files(args.predicted, args.gold)
     if args.json:
         print(json.dumps(s))
@@ -64,6 +66,7 @@ def cmd_evaluate(args) -> int:
 
 
 def cmd_methods(args) -> int:
+    """``fastx methods``: every extraction method with its one-line description."""
     for name, desc in api.methods().items():
         print(f"{name:<14} {desc}")
     return 0

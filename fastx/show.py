@@ -549,6 +549,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``fastx show``: read the page, write the report (see the module docstring); exit code 2 on
+    a usage or input error."""
     if args.compare:
         names = [m for m in args.compare.split(",") if m.strip()]
         if len(names) < 2:

@@ -347,6 +347,7 @@ class SiteModel:
 
     @property
     def selectors(self) -> list[str]:
+        """The learned rules as CSS selectors (one per rule, as ``fastx learn-site`` prints them)."""
         return [selector(r) for r in self.rules]
 
     # ------------------------------------------------------------ learning
@@ -477,12 +478,16 @@ class SiteModel:
 
     # ------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
+        """The model as plain JSON data (format tag, version, parameters, stats, rules);
+        :meth:`from_dict` reads it back."""
         return {"format": FORMAT, "version": VERSION, "params": self.params, "stats": self.stats,
                 "rules": [{"selector": selector(r),
                            "steps": [[s.tag, s.id, list(s.classes)] for s in r]} for r in self.rules]}
 
     @classmethod
     def from_dict(cls, data) -> "SiteModel":
+        """A SiteModel from :meth:`to_dict`'s data; ``ModelError`` if it is not a site-rules
+        document of this version."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ModelError(f"not a fastx site-rules file (expected \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:
