@@ -37,6 +37,8 @@ cdef enum:
     TP_META = 256
     TP_INPUT = 512
     TP_BODY = 1024
+    TP_PRE = 2048        # pre, textarea, listing, plaintext, xmp: text kept byte for byte
+    TP_CELL = 4096       # td, th: cells of a table row (text output: one line per row)
 
 # per-node flags (Doc.flags)
 cdef enum:
@@ -48,9 +50,11 @@ cdef enum:
     NF_HEADING = 32      # h1-h6
     NF_P = 64            # <p>
     NF_BR = 128          # br / hr
+    NF_PRE = 256         # inside (or is) a preformatted element: its text nodes hold their raw text
 
 NODE_FLAGS = {"link": NF_LINK, "in_link": NF_IN_LINK, "block": NF_BLOCK, "ws_before": NF_WS_BEFORE,
-              "ws_after": NF_WS_AFTER, "heading": NF_HEADING, "p": NF_P, "br": NF_BR}
+              "ws_after": NF_WS_AFTER, "heading": NF_HEADING, "p": NF_P, "br": NF_BR, "pre": NF_PRE}
+PRE_TAGS = ("pre", "textarea", "listing", "plaintext", "xmp")
 
 DROP_TAGS = ("script", "style", "noscript", "template", "iframe", "svg", "math", "object", "embed",
              "canvas", "frameset", "frame")
@@ -202,6 +206,31 @@ cdef bint _hidden(fx_node *node, uint32_t props) noexcept nogil:
                 return True
         a = a.next
     return False
+
+
+cdef bint _style_pre(fx_node *node) noexcept nogil:
+    """Inline style says ``white-space: pre`` / ``pre-wrap`` / ``pre-line`` (CSS Text 3, 'white-space':
+    the values that preserve line breaks); spaces and case ignored."""
+    cdef fx_attr *a
+    cdef unsigned char buf[256]
+    cdef size_t i, k = 0, n
+    cdef unsigned char c
+    if (<fx_element *>node).first_attr == NULL:
+        return False
+    a = _find_attr(node, b"style", 5)
+    if a == NULL or a.value == NULL:
+        return False
+    n = a.value.length
+    for i in range(n):
+        c = a.value.data[i]
+        if c <= 32:
+            continue
+        if 65 <= c <= 90:
+            c += 32
+        if k < 255:
+            buf[k] = c
+            k += 1
+    return _contains(buf, k, b"white-space:pre", 15)
 
 
 # ---------------------------------------------------------------- text measures
@@ -395,6 +424,7 @@ cdef struct Builder:
     Py_ssize_t body
     int oom
     int pending_ws     # a whitespace-only text node since the last text record
+    Py_ssize_t pre_pend   # preformatted whitespace waiting in buf for the next preformatted text, or -1
 
 
 cdef inline bint _grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t item) noexcept nogil:
@@ -426,6 +456,9 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     ASCII bytes take a branch-free path (class table, conditional moves);
     other code points are decoded one by one.  `prev_sp` starts true so that
     leading whitespace is dropped; a trailing space is removed at the end.
+
+    Inside a preformatted element (NF_PRE in `inherited`) the counts are the
+    same, but the buffer then keeps the node's raw text (_add_raw_text).
     """
     cdef fx_chardata *cd = <fx_chardata *>node
     cdef const unsigned char *s = cd.data.data
@@ -438,9 +471,11 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     cdef int32_t chars = 0, punct = 0, words = 0, extra = 0
     cdef Py_ssize_t off = b.blen, o
     cdef Rec *r
+    if not (inherited & NF_PRE):
+        b.pre_pend = -1        # preformatted whitespace never joins text outside its element
     if s == NULL or n == 0:
         return
-    if not _grow(<void **>&b.buf, &b.bcap, b.blen + n + 1, 1):
+    if not _grow(<void **>&b.buf, &b.bcap, b.blen + (3 * n + 4 if inherited & NF_PRE else n + 1), 1):
         b.oom = 1
         return
     lead_ws = s[0] < 128 and (_ascii_class[s[0]] & 1) != 0
@@ -497,10 +532,17 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
         o -= 1
         prev_sp = 2            # marks trailing whitespace
     b.blen = o
-    if o == off:
+    chars = <int32_t>(o - off) - extra
+    if inherited & NF_PRE:
+        o = _add_raw_text(b, s, n, off, o == off)
+        if o < 0:
+            b.pending_ws = 1
+            return
+        off = b.pre_pend if b.pre_pend >= 0 else off
+        b.pre_pend = o if b.blen > o else -1
+    elif o == off:
         b.pending_ws = 1       # whitespace-only: the next text starts after a space
         return
-    chars = <int32_t>(o - off) - extra
     r = _push_rec(b)
     if r == NULL:
         return
@@ -518,6 +560,52 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     r.ptr = <uintptr_t>node
 
 
+cdef Py_ssize_t _add_raw_text(Builder *b, const unsigned char *s, size_t n, Py_ssize_t off,
+                              bint blank) noexcept nogil:
+    """The raw text of a preformatted text node (HTML, 'pre' element: whitespace is
+    significant) written over its collapsed copy at `off`: valid UTF-8 (a stray
+    byte becomes U+FFFD, as in the collapsed text), nothing else changed.
+
+    The Doc's counts stay the collapsed text's; the record's text must also
+    start and end where the collapsed text does (kernels read its first and
+    last code points), so whitespace never ends a record: a node's trailing
+    whitespace, and a whitespace-only node, stay in the buffer (b.blen) as
+    b.pre_pend, the start of the next preformatted record's text.  Returns the
+    end of the node's text without trailing whitespace, or -1 for a blank node.
+    The caller grew the buffer to off + 3n + 4.
+    """
+    cdef unsigned char *out = b.buf
+    cdef size_t i = 0, start
+    cdef Py_ssize_t o = off, body = off, q
+    cdef uint32_t cp
+    while i < n:
+        if s[i] < 128:
+            out[o] = s[i]
+            o += 1
+            if s[i] > 32:
+                body = o
+            i += 1
+            continue
+        start = i
+        cp = _utf8_next(s, n, &i)
+        if cp == 0xFFFD and i - start == 1:
+            out[o] = 0xEF
+            out[o + 1] = 0xBF
+            out[o + 2] = 0xBD
+            o += 3
+        else:
+            memcpy(out + o, s + start, i - start)
+            o += <Py_ssize_t>(i - start)
+        if not _is_space(cp):
+            body = o
+    b.blen = o
+    if blank:
+        if b.pre_pend < 0 and o > off:
+            b.pre_pend = off
+        return -1
+    return body
+
+
 cdef inline bint _stack_push(Builder *b, int32_t v) noexcept nogil:
     if not _grow(<void **>&b.stack, &b.scap, b.sp + 1, sizeof(int32_t)):
         b.oom = 1
@@ -525,6 +613,18 @@ cdef inline bint _stack_push(Builder *b, int32_t v) noexcept nogil:
     b.stack[b.sp] = v
     b.sp += 1
     return True
+
+
+cdef extern from *:
+    """
+    /* Set (node->user) by the guarded parse (_parse.pxi) on a <noscript> in body
+       that the page ended inside: no end tag closed it, so what it holds is the
+       rest of the page, and the Doc keeps it.  Closed ones are dropped. */
+    static char fx_noscript_open_marker;
+    #define FX_NOSCRIPT_OPEN ((void *)&fx_noscript_open_marker)
+    static inline int fx_noscript_kept(const fx_node *n) { return n->user == FX_NOSCRIPT_OPEN; }
+    """
+    bint fx_noscript_kept(const fx_node *n) noexcept nogil
 
 
 cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_node **body) noexcept nogil:
@@ -540,7 +640,7 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
     while node != NULL and not b.oom:
         descend = False
         parent = b.stack[b.sp - 1] if b.sp > 0 else -1
-        inherited = b.recs[parent].flags & NF_IN_LINK if parent >= 0 else 0
+        inherited = b.recs[parent].flags & (NF_IN_LINK | NF_PRE) if parent >= 0 else 0
         if node.type == LXB_ELEMENT:
             tag = _tag_of(node)
             props = _tag_props[tag] if tag < STATIC_LIMIT else 0
@@ -561,8 +661,12 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                     child = child.next
             elif props & TP_TITLE and title[0] == NULL:
                 title[0] = node          # a <title> lexbor placed in the body
-            elif not (props & (TP_DROP | TP_META)) and not _hidden(node, props):
+            elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node))
+                  and not _hidden(node, props)):
                 fl = inherited
+                if not (fl & NF_PRE) and (props & TP_PRE or _style_pre(node)):
+                    fl |= NF_PRE         # a preformatted element: its text is kept raw
+                    b.pre_pend = -1
                 if props & TP_LINK:
                     fl |= NF_LINK | NF_IN_LINK
                 if props & TP_BLOCK:
@@ -809,8 +913,8 @@ cdef class Doc:
         return _render_text(self, keep)
 
     def render_html(self, const uint8_t[::1] keep):
-        """Cleaned HTML: the kept nodes with their original tags and attributes,
-        inside the ancestors needed to hold them."""
+        """Cleaned HTML, safe to embed: the kept nodes inside the ancestors needed to hold
+        them, through the allow-lists of elements, attributes and URLs of _sanitize.pxi."""
         return _render_html(self, keep)
 
 
@@ -873,6 +977,7 @@ def build_doc(parser, str title_fallback="", object url=None):
     b.body = -1
     b.oom = 0
     b.pending_ws = 0
+    b.pre_pend = -1
     # first capacities from the page size (dev pages: a node per 80 bytes, text 11% of the
     # bytes, medians): most pages then build with at most one reallocation
     raw = getattr(parser, "raw_html", None)
@@ -1041,6 +1146,12 @@ def _collapse(str s):
 # ---------------------------------------------------------------- output
 
 cdef str _render_text(Doc d, const uint8_t[::1] keep):
+    """Kept text in document order: a newline where a block starts or ends
+    between two texts, a tab between the cells of one table row (td/th are
+    not blocks here, so a row whose cells hold only inline content is one
+    line), a space where the source had whitespace between inline pieces.
+    Preformatted text (NF_PRE) is written as stored: raw, its whitespace
+    carried inside the text itself."""
     cdef Py_ssize_t n = d.n, i, last = -1, o = 0, total = 0
     if keep.shape[0] != n:
         raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
@@ -1050,27 +1161,34 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
     cdef const int64_t *off = d.c_text_off
     cdef const int32_t *tlen = d.c_text_len
     cdef const unsigned char *buf = d.text_buf
+    cdef const int32_t *tag = d.c_tag
     cdef int32_t *blk
     cdef int32_t *bcount
+    cdef int32_t *cell
     cdef int32_t cnt = 0
     cdef char *out
-    cdef bint block
-    blk = <int32_t *>malloc((n + 1) * sizeof(int32_t))
-    bcount = <int32_t *>malloc((n + 1) * sizeof(int32_t))
+    cdef bint block, is_cell
+    blk = <int32_t *>malloc((3 * n + 1) * sizeof(int32_t))
     out = <char *>malloc(len(d.text_buf) + n + 1)
-    if blk == NULL or bcount == NULL or out == NULL:
+    if blk == NULL or out == NULL:
         free(blk)
-        free(bcount)
         free(out)
         raise MemoryError()
+    bcount = blk + n
+    cell = blk + 2 * n
     with nogil:
         for i in range(n):
-            # nearest block ancestor-or-self, and the block starts before i
-            block = kind[i] == LXB_ELEMENT and (flags[i] & (NF_BLOCK | NF_BR)) != 0
+            # nearest block ancestor-or-self, nearest cell, and the block starts before i
+            is_cell = kind[i] == LXB_ELEMENT and tag[i] < STATIC_LIMIT and (_tag_props[tag[i]] & TP_CELL) != 0
+            block = kind[i] == LXB_ELEMENT and (flags[i] & (NF_BLOCK | NF_BR)) != 0 and not is_cell
             if block:
                 blk[i] = <int32_t>i
             else:
                 blk[i] = blk[parent[i]] if parent[i] >= 0 else -1
+            if is_cell:
+                cell[i] = <int32_t>i
+            else:
+                cell[i] = cell[parent[i]] if parent[i] >= 0 else -1
             bcount[i] = cnt
             if block:
                 cnt += 1
@@ -1079,8 +1197,14 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
                 continue
             if last >= 0:
                 if blk[i] != blk[last] or bcount[i] != bcount[last]:
-                    out[o] = 10
+                    if not (flags[i] & NF_PRE and tlen[i] > 0 and buf[off[i]] == 10):
+                        out[o] = 10
+                        o += 1
+                elif cell[i] != cell[last]:
+                    out[o] = 9
                     o += 1
+                elif flags[i] & NF_PRE and tlen[i] > 0 and buf[off[i]] <= 32:
+                    pass        # raw text: the whitespace before it is its own
                 elif flags[last] & NF_WS_AFTER or flags[i] & NF_WS_BEFORE:
                     out[o] = 32
                     o += 1
@@ -1091,51 +1215,12 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
         return out[:o].decode("utf-8", "replace")
     finally:
         free(blk)
-        free(bcount)
         free(out)
 
 
+# void elements of the calibration document (_calibrate); cleaned HTML is written by _sanitize.pxi
 _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                    "source", "track", "wbr"))
-
-
-cdef str _render_html(Doc d, const uint8_t[::1] keep):
-    """Serialize kept nodes (and the ancestors that hold them) with an explicit stack."""
-    import html as _html
-    cdef Py_ssize_t n = d.n, i, j
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *end = d.c_end
-    cdef const uint8_t *kind = d.c_kind
-    if keep.shape[0] != n:
-        raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
-    # an element is emitted if it or any descendant is kept
-    emit = np.zeros(n, dtype=np.uint8)
-    cdef uint8_t[::1] em = emit
-    for i in range(n - 1, -1, -1):
-        if keep[i]:
-            em[i] = 1
-        if em[i] and parent[i] >= 0:
-            em[parent[i]] = 1
-    parts = []
-    open_stack = []       # (end index, closing tag)
-    for i in range(n):
-        while open_stack and open_stack[len(open_stack) - 1][0] <= i:
-            parts.append(open_stack.pop()[1])
-        if not em[i]:
-            continue
-        if kind[i] == LXB_TEXT:
-            fl = d.flags[i]
-            parts.append((" " if fl & NF_WS_BEFORE else "") + _html.escape(d.text(i), quote=False)
-                         + (" " if fl & NF_WS_AFTER else ""))
-            continue
-        name = d.tag_name(i)
-        attrs = "".join(f' {k}="{_html.escape(v)}"' for k, v in d.attributes(i).items())
-        parts.append(f"<{name}{attrs}>")
-        if name not in _VOID:
-            open_stack.append((end[i], f"</{name}>"))
-    while open_stack:
-        parts.append(open_stack.pop()[1])
-    return "".join(parts)
 
 
 # ---------------------------------------------------------------- calibration
@@ -1224,6 +1309,8 @@ def _calibrate():
     setp(("meta", "link", "base"), TP_META)
     setp(("input",), TP_INPUT)
     setp(("body",), TP_BODY)
+    setp(PRE_TAGS, TP_PRE)
+    setp(("td", "th"), TP_CELL)
     # attributes: names of static ids from an element carrying all of them
     el = tree.css_first("span")
     expected = el.attributes

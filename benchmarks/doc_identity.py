@@ -1,0 +1,113 @@
+"""Doc statistics before/after a change of the Doc build (issue 14: whitespace-faithful text).
+
+Every method's features and the trained models read the Doc's arrays, so a
+change of how text is stored must leave them as they were.  This records, per
+page of the dev corpora, a digest of every Doc array except ``text_off`` and
+``text_len`` (``flags`` without the ``pre`` bit, which marks preformatted
+nodes), a method's keep mask and its ``.text`` (``--method``, default
+``cetd``: an untrained method, so that retraining ``default`` meanwhile does
+not count as a change), and the text of the whole page; ``--check``
+compares a second run with the recorded one and says what changed, and why
+for the text: a page whose ``.text`` changed is counted under the structure it
+holds (pre, table, list).
+
+    python benchmarks/doc_identity.py --save /tmp/doc_before.pkl    # before the change (that build)
+    python benchmarks/doc_identity.py --check /tmp/doc_before.pkl   # after it
+"""
+import argparse
+import hashlib
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import load_compare  # noqa: E402
+
+import fastx  # noqa: E402
+from fastx import _core  # noqa: E402
+
+CORPORA = ("cleaneval-dev", "cpe", "l3s", "readability", "dragnet", "wcxb-dev", "swde-book")
+PRE_BIT = _core.NODE_FLAGS.get("pre", 0)
+
+
+def digest(doc):
+    h = hashlib.blake2b(digest_size=16)
+    for name in ("parent", "end", "depth", "tag", "kind", "chars", "punct", "words", "tags", "link_chars",
+                 "link_tags", "p_count", "leaves", "text_nodes", "own_chars", "ptr"):
+        if name == "ptr":
+            continue            # addresses differ from run to run
+        h.update(np.ascontiguousarray(getattr(doc, name)).tobytes())
+    h.update((np.asarray(doc.flags) & ~np.uint16(PRE_BIT)).astype(np.uint16).tobytes())
+    return h.hexdigest()
+
+
+def structure(doc):
+    """Which of pre/table/list (ul, ol, dl) the page's Doc holds."""
+    names = {doc.tag_name(i) for i in range(len(doc)) if doc.kind[i] == 1}
+    return tuple(k for k, tags in (("pre", {"pre", "textarea", "listing", "plaintext", "xmp"}),
+                                   ("table", {"table"}), ("list", {"ul", "ol", "dl"})) if names & tags)
+
+
+def run(limit, method):
+    cmp = load_compare()
+    if cmp is None:
+        sys.exit("needs ../shared beside the repository")
+    out = {}
+    for corpus in CORPORA:
+        for pid, html, _ in list(cmp.CORPORA[corpus]())[:limit]:
+            try:
+                doc = fastx.parse(html)
+                r = fastx.extract(doc, method=method)
+            except fastx.FastxError as exc:
+                out[(corpus, pid)] = ("error", type(exc).__name__)
+                continue
+            out[(corpus, pid)] = (digest(doc), hashlib.blake2b(r.keep.tobytes(), digest_size=16).hexdigest(),
+                                  r.text, structure(doc), doc.render_text(np.ones(len(doc), dtype=np.uint8)))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--save", help="record this build's digests into this file")
+    g.add_argument("--check", help="compare this build with the digests recorded in this file")
+    ap.add_argument("--limit", type=int, default=None, help="pages per corpus")
+    ap.add_argument("--method", default="cetd", help="the method whose keep mask and .text are compared")
+    a = ap.parse_args()
+    now = run(a.limit, a.method)
+    if a.save:
+        Path(a.save).write_bytes(pickle.dumps(now))
+        print(f"recorded {len(now)} pages into {a.save}")
+        return
+    before = pickle.loads(Path(a.check).read_bytes())
+    arrays = keeps = texts = whole = compared = errors = 0
+    why, why_whole = {}, {}
+    for key, b in before.items():
+        n = now.get(key)
+        if n is None or b[0] == "error" or n[0] == "error":
+            errors += 1
+            continue
+        compared += 1
+        arrays += b[0] != n[0]
+        keeps += b[1] != n[1]
+        if b[2] != n[2]:
+            texts += 1
+            why[n[3]] = why.get(n[3], 0) + 1
+            if not n[3]:
+                print("text changed on a page without pre/table/list:", key)
+        if b[4] != n[4]:
+            whole += 1
+            why_whole[n[3]] = why_whole.get(n[3], 0) + 1
+    print(f"pages {len(before)}, compared {compared} (an error before or now: {errors}): Doc arrays differ on "
+          f"{arrays}, {a.method}'s keep mask differs on {keeps}, its .text differs on {texts}, "
+          f"the whole page's text differs on {whole}")
+    for label, counts in ((".text", why), ("whole-page text", why_whole)):
+        for k, v in sorted(counts.items(), key=lambda kv: -kv[1]):
+            print(f"  {label} changed, page holds {'+'.join(k) or 'none of pre/table/list'}: {v}")
+    sys.exit(1 if arrays or keeps or errors or not compared else 0)
+
+
+if __name__ == "__main__":
+    main()
