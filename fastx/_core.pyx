@@ -5,7 +5,8 @@ Each kernel lives in an include file of its own (one job each) and is
 compiled into this one extension module:
 
 - ``_lexbor.pxi``  lexbor 3.1 struct declarations (verified at import)
-- ``_doc.pxi``     Doc: one C pass over the DOM, subtree aggregates, text/HTML output
+- ``_doc.pxi``     Doc: one C pass over the DOM, subtree aggregates, text output
+- ``_sanitize.pxi`` cleaned HTML output: allow-listed elements, attributes and URLs (safe to embed)
 - ``_cetd.pxi``    CETD: TD, CTD, HTD, DensitySum, threshold, Algorithm 2, smoothing
 - ``_lcs.pxi``     bit-parallel word LCS for the evaluation metrics
 - ``_layout.pxi``  layout similarity: subtree hashes, identical-node deletion, link rules
@@ -25,6 +26,7 @@ cnp.import_array()
 
 include "_lexbor.pxi"
 include "_doc.pxi"
+include "_sanitize.pxi"
 include "_cetd.pxi"
 include "_lcs.pxi"
 include "_utf8.pxi"

@@ -85,13 +85,14 @@ cdef void _rm_int(_RmBuf *b, Py_ssize_t v) noexcept nogil:
     _rm_put(b, tmp + k, 24 - k)
 
 
-cdef void _rm_escaped(_RmBuf *b, const unsigned char *s, size_t m, bint attr) noexcept nogil:
-    """HTML serialization escaping: & < > in text; & and " in attribute values."""
+cdef void _rm_escaped(_RmBuf *b, const unsigned char *s, size_t m, int attr) noexcept nogil:
+    """HTML serialization escaping: & < > in text (attr 0); & and " in attribute values (attr 1);
+    & < > " ' in attribute values (attr 2: cleaned HTML, _sanitize.pxi)."""
     cdef size_t i, start = 0
     cdef unsigned char c
     for i in range(m):
         c = s[i]
-        if c == 38 or (attr and c == 34) or (not attr and (c == 60 or c == 62)):
+        if c == 38 or (attr and c == 34) or ((attr != 1) and (c == 60 or c == 62)) or (attr == 2 and c == 39):
             _rm_put(b, s + start, i - start)
             if c == 38:
                 _rm_lit(b, b"&amp;")
@@ -99,6 +100,8 @@ cdef void _rm_escaped(_RmBuf *b, const unsigned char *s, size_t m, bint attr) no
                 _rm_lit(b, b"&quot;")
             elif c == 60:
                 _rm_lit(b, b"&lt;")
+            elif c == 39:
+                _rm_lit(b, b"&#39;")
             else:
                 _rm_lit(b, b"&gt;")
             start = i + 1
