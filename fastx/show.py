@@ -2,8 +2,9 @@
 
 ::
 
-    python -m fastx show page.html -o report.html                  # method cetd
-    python -m fastx show page.html --compare cetd,cetd-td -o r.html  # side by side
+    python -m fastx show page.html -o report.html                  # method default, explained
+    python -m fastx show page.html --method cetd -o report.html    # CETD's densities and threshold
+    python -m fastx show page.html --compare default,cetd -o r.html  # side by side
 
     from fastx.show import report
     Path("r.html").write_text(report(page_bytes, ["cetd"]))
@@ -42,6 +43,11 @@ holds:
 Methods without ``explain`` get the keep mask and the Doc's own statistics
 (chars, link density, punctuation, tags) on hover, and the paper's density
 plots coloured by their keep mask.
+
+The ``default`` method (a tree ensemble) is explained here, by
+:func:`explain_default`: each block's probability and the features that
+moved it most, from a per-feature attribution of the model's log-odds
+(:func:`tree_contributions`, Saabas' decision-path method).
 """
 from __future__ import annotations
 
@@ -82,7 +88,7 @@ _CLASS_SAFE = re.compile(r"[^a-z0-9-]")
 def explanation(method: str, doc, params: dict | None = None) -> dict | None:
     """The method's ``explain(doc, **params)`` (see the module docstring), checked; None if it has none."""
     m = _method(method)
-    fn = getattr(sys.modules.get(m.run.__module__), "explain", None)
+    fn = getattr(sys.modules.get(m.run.__module__), "explain", None) or _EXPLAINERS.get(m.run.__module__)
     if fn is None:
         return None
     raw = fn(doc, **{**m.defaults, **(params or {})})
@@ -111,6 +117,119 @@ def explanation(method: str, doc, params: dict | None = None) -> dict | None:
                              f"{n} nodes with codes into reasons ({len(reasons)} texts)")
         out.update(reason=reason, reasons=reasons, cause=cause)
     return out
+
+
+# ---------------------------------------------------------------- default: per-feature attribution
+def tree_contributions(model, X, chunk: int = 2048) -> tuple[float, np.ndarray]:
+    """Per-feature contributions to a tree ensemble's log-odds: ``(bias, C)`` with
+    ``bias + C[u].sum() == log-odds of row u`` (exactly, up to rounding).
+
+    Saabas' decision-path attribution (A. Saabas, "Interpreting random forests",
+    2014; the "Saabas" baseline of Lundberg et al., "Consistent individualized
+    feature attribution for tree ensembles", 2018): every tree has an expected
+    value E(k) at each node k; walking a row's path from the root, the step from
+    node k to its child c is credited to the feature k tests,
+    ``C[u, feat[k]] += E(c) - E(k)``; the path telescopes from E(root) (the
+    bias, summed over trees) to the leaf the row reaches.  The model file keeps
+    no training counts, so E(k) is the mean of the leaves below k: the padding
+    of `fastx.methods.default`'s complete trees (a shallow leaf copied into every
+    slot below it, the nodes between testing +inf) then credits nothing.
+
+    `model`: a ``DefaultModel`` (arrays ``depth``, ``feat``, ``thr``, ``leaf``);
+    `X`: float32 (rows, features) from ``fastx.methods.default.features``.  The
+    walk follows the kernel's rule (first child when ``x <= thr``, NaN goes
+    there too), level by level over all rows and trees at once, `chunk` rows at
+    a time (memory: about 40 bytes x chunk x trees)."""
+    depth, feat, thr = int(model.depth), np.asarray(model.feat), np.asarray(model.thr)
+    leaf = np.asarray(model.leaf, dtype=np.float64)
+    trees, inner = feat.shape[0], (1 << depth) - 1
+    X = np.asarray(X, dtype=np.float32)
+    F = X.shape[1] if X.ndim == 2 else 0
+    if trees == 0:
+        return 0.0, np.zeros((X.shape[0], F))
+    E = np.empty((trees, 2 * inner + 1))
+    E[:, inner:] = leaf
+    for d in range(depth - 1, -1, -1):          # level by level, bottom-up: E(k) = mean of the children
+        a, b = (1 << d) - 1, (1 << (d + 1)) - 1
+        E[:, a:b] = 0.5 * (E[:, 2 * a + 1:2 * b + 1:2] + E[:, 2 * a + 2:2 * b + 2:2])
+    bias = float(E[:, 0].sum())
+    out = np.zeros((X.shape[0], F))
+    t = np.arange(trees)[None, :]
+    for start in range(0, X.shape[0], chunk):
+        Xc = X[start:start + chunk]
+        m = Xc.shape[0]
+        rows = np.arange(m)[:, None]
+        k = np.zeros((m, trees), dtype=np.int64)
+        acc = np.zeros(m * F)
+        for _ in range(depth):
+            f = feat[t, k]
+            child = 2 * k + 1 + (Xc[rows, f] > thr[t, k])
+            acc += np.bincount((rows * F + f).ravel(), weights=(E[t, child] - E[t, k]).ravel(), minlength=m * F)
+            k = child
+        out[start:start + m] = acc.reshape(m, F)
+    return bias, out
+
+
+def _default_model(model):
+    """The model `default` would use for this `model` parameter (None, a DefaultModel or a path)."""
+    from .methods import default as dm
+    if model is None:
+        return dm.shipped()
+    if isinstance(model, (str, Path)):
+        return dm.DefaultModel.load(model)
+    if not isinstance(model, dm.DefaultModel):
+        raise InputError(f"model must be a DefaultModel or a path, got {type(model).__name__}")
+    return model
+
+
+def explain_default(doc, threshold: float | None = None, page_threshold: float | None = None, model=None,
+                    headline: bool = True, top: int = 4, **_) -> dict:
+    """The explanation protocol (module docstring) for method ``default``: per node, the
+    probability of its unit (``P(keep)``, the score thresholded) and the log-odds; as reason,
+    the unit's decision and the `top` features that moved its log-odds most
+    (:func:`tree_contributions`), each with its value.  Units kept by the headline rule and
+    pages where no unit reaches `page_threshold` say so."""
+    from .methods.default import features
+    m = _default_model(model)
+    thr = m.threshold if threshold is None else float(threshold)
+    page_thr = m.page_threshold if page_threshold is None else float(page_threshold)
+    unit_of, units, X = features(doc)
+    n, nu = doc.n, len(units)
+    bias, C = tree_contributions(m, X)
+    z = bias + C.sum(axis=1) if nu else np.zeros(0)
+    prob = 1.0 / (1.0 + np.exp(-z))
+    unit_of = np.asarray(unit_of, dtype=np.int64)
+    has = unit_of >= 0
+    p_node = np.full(n, np.nan)
+    z_node = np.full(n, np.nan)
+    p_node[has] = prob[unit_of[has]]
+    z_node[has] = z[unit_of[has]]
+    keep = np.asarray(m.keep(doc, threshold, page_threshold, headline), dtype=bool) if nu else np.zeros(n, bool)
+    unit_kept = np.zeros(nu, dtype=bool)
+    if nu:
+        unit_kept[unit_of[has]] = keep[has]
+    names = _core.FEATURE_NAMES
+    page_ok = bool(nu) and bool((prob >= page_thr).any())
+    reasons = ["not part of any text unit (no text below a block element)"]
+    for u in range(nu):
+        verdict = "kept" if unit_kept[u] else "dropped"
+        if unit_kept[u] and prob[u] < thr:
+            why = f"P {prob[u]:.3f} < {thr:.3f}, kept as the headline (reads like the page title)"
+        elif not page_ok:
+            why = (f"P {prob[u]:.3f}; dropped with the whole page: no unit reaches the page threshold "
+                   f"{page_thr:.3f} (no main content)")
+        else:
+            why = f"P {prob[u]:.3f} {'≥' if prob[u] >= thr else '<'} {thr:.3f}: {verdict}"
+        order = np.argsort(-np.abs(C[u]))[:top]
+        moved = ", ".join(f"{C[u, j]:+.2f} {names[j]}={float(X[u, j]):.4g}" for j in order if C[u, j] != 0.0)
+        reasons.append(f"{why}. Log-odds {z[u]:+.2f} = base {bias:+.2f}"
+                       + (f"; moved most by {moved}" if moved else ""))
+    reason = np.where(has, unit_of + 1, 0)
+    return {"P(keep)": p_node, "log-odds": z_node, "threshold": thr, "reason": reason,
+            "reasons": reasons, "cause": np.full(n, -1)}
+
+
+_EXPLAINERS = {"fastx.methods.default": explain_default}
 
 
 def paper_densities(doc) -> dict[str, np.ndarray]:
@@ -253,7 +372,7 @@ def _json_script(obj) -> str:
     return s.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def report(page, methods: Sequence[str] | str = ("cetd",), url: str | None = None, encoding: str | None = None,
+def report(page, methods: Sequence[str] | str = ("default",), url: str | None = None, encoding: str | None = None,
            render=False, layout=None, params: dict[str, dict] | None = None, name: str | None = None) -> str:
     """The HTML report (a string) for `page` (str, bytes or a parsed Doc) under each of `methods`
     (1 to 4, side by side). `params`: {method: {param: value}}; `render` / `layout`: attach a
@@ -536,7 +655,8 @@ _TEMPLATE = """<!DOCTYPE html>
 # ---------------------------------------------------------------- command line
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("page", help="an HTML file, or - for stdin")
-    parser.add_argument("--method", default="cetd", help="the method to show (see `fastx methods`)")
+    parser.add_argument("--method", default="default",
+                        help="the method to show (default: default, explained per block; see `fastx methods`)")
     parser.add_argument("--compare", metavar="M1,M2",
                         help=f"methods side by side (2 to {MAX_VIEWS}, comma-separated; replaces --method)")
     parser.add_argument("-o", "--output", default="-", metavar="FILE",
