@@ -66,6 +66,8 @@ cdef extern from *:
         void *state, *state_return;
         fx_token_cb callback_token_done;
         void *callback_token_ctx;
+        void *tags, *attrs;
+        void *attrs_mraw;                              /* where attribute values are allocated */
     } fx_tokenizer_head;
     typedef struct {                                   /* lxb_html_tree_t, leading fields */
         void *tkz_ref, *document, *fragment, *form;
@@ -134,9 +136,16 @@ cdef extern from *:
 
     enum { FX_TG_TAGS = 1024 };                        /* lexbor's static tag ids are below */
     enum {
-        FX_TG_FORMAT = 1, FX_TG_RAW = 2, FX_TG_TABLE = 4, FX_TG_ROOT = 8
+        FX_TG_FORMAT = 1, FX_TG_RAW = 2, FX_TG_TABLE = 4, FX_TG_ROOT = 8, FX_TG_TABLE_EL = 16,
+        FX_TG_NOSCRIPT = 32, FX_TG_HEAD = 64
     };
     static uint8_t fx_tg_cat[FX_TG_TAGS];
+    /* raw-text elements (_TG_RAW's order): the name their end tag must carry */
+    enum { FX_TG_RAWKINDS = 9, FX_TG_NS = 1024 };
+    static const char *fx_tg_raw_names[FX_TG_RAWKINDS + 1] = {
+        "script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title", "plaintext",
+        "noscript"};
+    static uint8_t fx_tg_rawk[FX_TG_TAGS];               /* tag id -> kind + 1, 0 if not raw text */
 
     typedef struct {
         fx_token_cb tree_cb;           /* the tree builder's own callback */
@@ -145,7 +154,17 @@ cdef extern from *:
         size_t max_depth, max_formatting, max_attrs, max_html_body;
         size_t reconstructed, max_reconstructed, fostered, max_fostered;
         size_t dropped_tags, dropped_attrs, deepest, html_body;
+        size_t copied, max_copied;     /* bytes of text nodes lexbor moved to grow them */
+        size_t elements, max_elements; /* start tags passed to the tree builder */
         int flat;
+        int attrs_moved;               /* attribute values went to the document's node arena */
+        /* <noscript> elements open in body, innermost last: stack index and node */
+        size_t ns_idx[FX_TG_NS];
+        fx_node *ns_node[FX_TG_NS];
+        size_t ns_len, noscript_fixes;
+        /* the input, and per end-tag name the first "</name" found at or after a position */
+        const unsigned char *in_begin, *in_end;
+        const unsigned char *find_from[FX_TG_RAWKINDS + 1], *find_at[FX_TG_RAWKINDS + 1];
     } fx_tg;
 
     static inline uintptr_t fx_tg_top(const fx_tg *g) {
@@ -168,9 +187,94 @@ cdef extern from *:
         return count;
     }
 
+    /* The text nodes a token can make lexbor append to: the current node's last
+       child and, while a table part is the current node, the text just before the
+       table (where foster parenting appends). */
+    static inline void fx_tg_watch(const fx_tg *g, fx_chardata **w) {
+        size_t len = g->open->length, k;
+        const fx_node *top, *t;
+        w[0] = w[1] = NULL;
+        if (len == 0) return;
+        top = (const fx_node *)g->open->list[len - 1];
+        if (top->last_child != NULL && top->last_child->type == 3) w[0] = (fx_chardata *)top->last_child;
+        if (top->local_name < FX_TG_TAGS && (fx_tg_cat[top->local_name] & FX_TG_TABLE)) {
+            for (k = len; k > 0 && k + 4 > len; k--) {  /* table > tbody > tr: within three levels */
+                t = (const fx_node *)g->open->list[k - 1];
+                if (t->local_name < FX_TG_TAGS && (fx_tg_cat[t->local_name] & FX_TG_TABLE_EL)) {
+                    if (t->prev != NULL && t->prev->type == 3) w[1] = (fx_chardata *)t->prev;
+                    break;
+                }
+            }
+        }
+    }
+
+    /* Hand a token to the tree builder.  lexbor grows a text node by exactly
+       what it appends; where the node is not the last allocation of the text
+       arena (other text, or a comment, was allocated since) the whole node is
+       copied, and the old copy stays in the arena: appending k runs costs O(k^2)
+       time and memory.  The bytes so moved are counted; past `max_copied` the
+       rest of the page is read as text (which lexbor then appends in place). */
+    static inline fx_token *fx_tg_call(fx_tg *g, void *tkz, fx_token *tok) {
+        fx_chardata *w[2];
+        unsigned char *d0 = NULL, *d1 = NULL;
+        size_t l0 = 0, l1 = 0;
+        fx_token *r;
+        fx_tg_watch(g, w);
+        if (w[0] != NULL) { d0 = w[0]->data.data; l0 = w[0]->data.length; }
+        if (w[1] != NULL) { d1 = w[1]->data.data; l1 = w[1]->data.length; }
+        r = g->tree_cb(tkz, tok, g->tree);
+        if (w[0] != NULL && w[0]->data.data != d0) g->copied += l0;
+        if (w[1] != NULL && w[1]->data.data != d1) g->copied += l1;
+        if (g->copied > g->max_copied) g->flat = 1;
+        return r;
+    }
+
+    /* First "</name" (any case, then whitespace, '/', '>' or the end) at or after p;
+       e if none.  Kind k's answers are cached: a search from a later position up to
+       the last answer has the same answer, so every byte is scanned once per kind. */
+    static const unsigned char *fx_tg_find_end(fx_tg *g, const unsigned char *p, int k) {
+        const unsigned char *e = g->in_end, *q;
+        const char *name = fx_tg_raw_names[k];
+        size_t len = strlen(name), i;
+        unsigned char c;
+        if (g->find_at[k] != NULL && p >= g->find_from[k] && p <= g->find_at[k]) return g->find_at[k];
+        g->find_from[k] = p;
+        while (p < e) {
+            q = (const unsigned char *)memchr(p, '<', (size_t)(e - p));
+            if (q == NULL) break;
+            if ((size_t)(e - q) >= len + 2 && q[1] == '/') {
+                for (i = 0; i < len && (q[2 + i] | 0x20) == (unsigned char)name[i]; i++) {}
+                if (i == len) {
+                    if ((size_t)(e - q) == len + 2) { g->find_at[k] = q; return q; }
+                    c = q[2 + len];
+                    if (c == ' ' || c == '\\t' || c == '\\n' || c == '\\f' || c == '\\r' || c == '/' || c == '>') {
+                        g->find_at[k] = q;
+                        return q;
+                    }
+                }
+            }
+            p = q + 1;
+        }
+        g->find_at[k] = e;
+        return e;
+    }
+
+    /* The innermost <noscript> open in body (its stack index in *idx), or NULL. */
+    static inline fx_node *fx_tg_noscript(fx_tg *g, size_t *idx) {
+        while (g->ns_len > 0) {
+            size_t i = g->ns_idx[g->ns_len - 1];
+            if (i < g->open->length && g->open->list[i] == (void *)g->ns_node[g->ns_len - 1]) {
+                *idx = i;
+                return g->ns_node[g->ns_len - 1];
+            }
+            g->ns_len--;                                /* closed since */
+        }
+        return NULL;
+    }
+
     static inline fx_token *fx_tg_pass(fx_tg *g, void *tkz, fx_token *tok, size_t own) {
         size_t before = g->open->length, after;
-        fx_token *r = g->tree_cb(tkz, tok, g->tree);
+        fx_token *r = fx_tg_call(g, tkz, tok);
         after = g->open->length;
         if (after > before + own) {                    /* formatting elements re-created */
             g->reconstructed += after - before - own;
@@ -180,12 +284,13 @@ cdef extern from *:
         return r;
     }
 
+    static fx_token *fx_tg_start(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat);
+    static fx_token *fx_tg_noscript_token(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat);
+
     static fx_token *fx_tg_token(void *tkz, fx_token *tok, void *ctx) {
         fx_tg *g = (fx_tg *)ctx;
         uintptr_t id = tok->tag_id;
         uint8_t cat = id < FX_TG_TAGS ? fx_tg_cat[id] : 0;
-        size_t k;
-        fx_token_attr *a;
         uintptr_t top;
         if (id == 2) {                                 /* LXB_TAG__TEXT */
             top = fx_tg_top(g);
@@ -197,13 +302,41 @@ cdef extern from *:
         }
         if (id == 4) {                                 /* LXB_TAG__EM_COMMENT */
             if (g->flat) { g->dropped_tags++; return tok; }
-            return g->tree_cb(tkz, tok, g->tree);
+            return fx_tg_call(g, tkz, tok);
+        }
+        if (id == 1 && g->ns_len > 0) {                /* end of file */
+            /* a <noscript> still open never had its end tag: a browser running
+               scripts would show none of what follows it, one that does not shows
+               all of it; keep it (the Doc build drops only closed ones) */
+            size_t idx;
+            while (fx_tg_noscript(g, &idx) != NULL) {
+                g->ns_node[g->ns_len - 1]->user = FX_NOSCRIPT_OPEN;   /* _doc.pxi */
+                g->noscript_fixes++;
+                g->ns_len--;
+            }
         }
         if (id < 7)                                    /* end of file, doctype, ... */
-            return g->tree_cb(tkz, tok, g->tree);
+            return fx_tg_call(g, tkz, tok);
         if (g->flat && !(cat & FX_TG_RAW)) { g->dropped_tags++; return tok; }
+        if (g->flat && !(tok->type & 1)) {
+            /* read as text from here on: a raw-text element still passes, except where
+               its text would alternate with text fostered out of a table */
+            top = fx_tg_top(g);
+            if (top < FX_TG_TAGS && (fx_tg_cat[top] & FX_TG_TABLE)) { g->dropped_tags++; return tok; }
+        }
+        if ((cat & (FX_TG_NOSCRIPT | FX_TG_RAW)) && g->ns_len > 0)
+            return fx_tg_noscript_token(g, tkz, tok, cat);
         if (tok->type & 1)                             /* an end tag */
             return fx_tg_pass(g, tkz, tok, 0);
+        return fx_tg_start(g, tkz, tok, cat);
+    }
+
+    /* A start tag within the limits passes (see fx_tg_token). */
+    static fx_token *fx_tg_start(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat) {
+        size_t k;
+        fx_token_attr *a;
+        fx_token *r;
+        fx_node *top;
         if (g->open->length >= g->max_depth
                 && !((cat & FX_TG_RAW) && g->open->length < g->max_depth + 16)) {
             g->dropped_tags++;
@@ -217,6 +350,10 @@ cdef extern from *:
             g->dropped_tags++;
             return tok;
         }
+        if (++g->elements > g->max_elements) {         /* element budget spent: text from here on */
+            g->flat = 1;
+            if (!(cat & FX_TG_RAW)) { g->dropped_tags++; return tok; }
+        }
         k = 0;
         for (a = tok->attr_first; a != NULL; a = a->next) {
             if (++k == g->max_attrs && a->next != NULL) {
@@ -226,7 +363,65 @@ cdef extern from *:
                 break;
             }
         }
-        return fx_tg_pass(g, tkz, tok, 1);
+        r = fx_tg_pass(g, tkz, tok, 1);
+        if ((cat & FX_TG_NOSCRIPT) && r != NULL && g->open->length > 0 && g->ns_len < FX_TG_NS) {
+            top = (fx_node *)g->open->list[g->open->length - 1];
+            if (top->local_name == tok->tag_id && top->parent != NULL
+                    && !(top->parent->local_name < FX_TG_TAGS && (fx_tg_cat[top->parent->local_name] & FX_TG_HEAD))) {
+                g->ns_idx[g->ns_len] = g->open->length - 1;   /* a <noscript> in body */
+                g->ns_node[g->ns_len++] = top;
+            }
+        }
+        return r;
+    }
+
+    /* <noscript> in body.  lexbor parses with scripting off, as a browser that runs
+       no scripts: the content is markup, and an element left open in it (an
+       unclosed <p>, a raw-text element such as <iframe src=x /> whose end tag never
+       comes) swallows the </noscript> and the page after it, which fastx then
+       drops with the noscript.  A browser running scripts reads everything up to
+       </noscript> as text and shows the page after it.  So the content is parsed
+       as markup, but it ends at </noscript>: that end tag first closes what is
+       still open inside (the tree builder's own end tags for them), and a raw-text
+       start tag inside whose end tag does not come before the </noscript> is
+       dropped (its content stays, as markup). */
+    static fx_token *fx_tg_noscript_token(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat) {
+        size_t idx, before, tries;
+        fx_node *ns = fx_tg_noscript(g, &idx), *top;
+        const unsigned char *close, *end;
+        uintptr_t id = tok->tag_id;
+        fx_token *r;
+        if (ns == NULL || tok->end < g->in_begin || tok->end > g->in_end)
+            return (tok->type & 1) ? fx_tg_pass(g, tkz, tok, 0) : fx_tg_start(g, tkz, tok, cat);
+        if (!(tok->type & 1)) {
+            if ((cat & FX_TG_RAW) && fx_tg_rawk[id]) {
+                close = fx_tg_find_end(g, tok->end, FX_TG_RAWKINDS);
+                end = fx_tg_rawk[id] == FX_TG_RAWKINDS ? g->in_end   /* plaintext never ends */
+                      : fx_tg_find_end(g, tok->end, fx_tg_rawk[id] - 1);
+                if (close < g->in_end && end > close) {
+                    g->dropped_tags++;
+                    g->noscript_fixes++;
+                    return tok;
+                }
+            }
+            return fx_tg_start(g, tkz, tok, cat);
+        }
+        if (!(cat & FX_TG_NOSCRIPT))
+            return fx_tg_pass(g, tkz, tok, 0);
+        /* </noscript>: close what is open inside it first */
+        tries = 2 * (g->open->length - idx) + 4;
+        if (g->open->length > idx + 1) g->noscript_fixes++;
+        while (g->open->length > idx + 1 && tries-- > 0) {
+            before = g->open->length;
+            top = (fx_node *)g->open->list[before - 1];
+            tok->tag_id = top->local_name;
+            r = fx_tg_call(g, tkz, tok);
+            if (r == NULL) return NULL;
+            tok = r;
+            tok->tag_id = id;
+            if (g->open->length >= before) break;      /* the tree builder kept it open */
+        }
+        return fx_tg_pass(g, tkz, tok, 0);
     }
 
     /* lexbor's name tables (tag, attribute, prefix and namespace names) have
@@ -263,6 +458,20 @@ cdef extern from *:
         if (st != 0) return st;
         parser = (fx_parser_head *)d->parser;
         tkz = (fx_tokenizer_head *)parser->tkz;
+        /* lexbor allocates attribute values in the text arena as it reads each tag,
+           before the tree builder sees it, so a start tag between two runs of text
+           that go to one node (a tag the guard drops, or one the tree builder
+           ignores, such as <tr> in body) makes lexbor copy the whole node to grow
+           it: quadratic time and memory.  Values go to the document's node arena
+           instead (freed with the document, like the text arena). */
+        g->attrs_moved = 0;
+        if (tkz->tags == d->tags && tkz->attrs == d->attrs && tkz->attrs_mraw == d->text
+                && d->mraw != NULL) {
+            tkz->attrs_mraw = d->mraw;
+            g->attrs_moved = 1;
+        }
+        g->in_begin = html;
+        g->in_end = html + n;
         g->tree_cb = tkz->callback_token_done;
         g->tree = tkz->callback_token_ctx;
         g->open = ((fx_tree_head *)g->tree)->open_elements;
@@ -274,6 +483,7 @@ cdef extern from *:
         else (void)fx_tg_end(doc);
         tkz->callback_token_done = g->tree_cb;
         tkz->callback_token_ctx = g->tree;
+        if (g->attrs_moved) tkz->attrs_mraw = d->text;
         return st;
     }
     """
@@ -281,7 +491,10 @@ cdef extern from *:
         size_t max_depth, max_formatting, max_attrs, max_html_body
         size_t reconstructed, max_reconstructed, fostered, max_fostered
         size_t dropped_tags, dropped_attrs, deepest, html_body
+        size_t copied, max_copied, elements, max_elements
+        size_t noscript_fixes
         int flat
+        int attrs_moved
     ctypedef struct fx_dom_document:
         void *tags
         void *attrs
@@ -292,16 +505,22 @@ cdef extern from *:
     int fx_tg_resolve(const char *path)
     unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, fx_tg *g) nogil
     uint8_t fx_tg_cat[1024]
+    uint8_t fx_tg_rawk[1024]
     enum:
         FX_TG_FORMAT
         FX_TG_RAW
         FX_TG_TABLE
         FX_TG_ROOT
+        FX_TG_TABLE_EL
+        FX_TG_NOSCRIPT
+        FX_TG_HEAD
 
 # documents are created without DOM mutation events: they only fill
 # <selectedcontent> (selectolax's LexborDocumentOptions.WO_EVENTS)
 TG_OPTIONS = 1
 TG_MAX_HTML_BODY = 16
+from fastx.config import (GUARD_BYTES_PER_ELEMENT, GUARD_COPIED_BASE, GUARD_COPIED_PER_BYTE,
+                          GUARD_ELEMENTS_BASE)
 _TG_STATE = {"available": False, "parser_class": None}      # parser_class: selectolax's LexborHTMLParser
 
 _TG_FORMAT = ("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong",
@@ -313,7 +532,7 @@ _TG_CALIBRATION = (
     "<tfoot><tr><td>x</td></tr></tfoot></table>"
     + "".join(f"<{t}>x</{t}>" for t in _TG_FORMAT)
     + "".join(f"<{t}></{t}>" for t in _TG_RAW if t != "plaintext")
-    + "<plaintext></body></html>")
+    + "<noscript></noscript><plaintext></body></html>")
 
 
 def parse_available():
@@ -323,15 +542,21 @@ def parse_available():
 
 def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUARD_MAX_FORMATTING,
                   int max_attrs=GUARD_MAX_ATTRS, object max_reconstructed=None,
-                  Py_ssize_t max_fostered=GUARD_MAX_FOSTERED, bint stats=False):
+                  Py_ssize_t max_fostered=GUARD_MAX_FOSTERED, object stats=False,
+                  object max_copied=None, object max_elements=None):
     """Parse UTF-8 `data` with lexbor, the hostile-input limits applied to its tokens.
 
     Returns a selectolax ``LexborHTMLParser`` holding the tree (``raw_html`` is
     `data`); with stats=True a tuple (parser, deepest stack, tags dropped,
     tags with attributes cut, formatting elements re-created, text runs
-    fostered out of tables).  The limits and their defaults are guard_html's
-    (see the top of _parse.pxi); raises RuntimeError where unavailable
-    (`parse_available()`), ParseError if lexbor fails.
+    fostered out of tables), with stats="dict" (parser, dict of every counter,
+    also: bytes of text nodes lexbor copied to grow them, start tags passed,
+    <noscript> repairs, whether the rest of the page was read as text, whether
+    attribute values were moved out of the text arena).  The limits and their
+    defaults are guard_html's (see the top of _parse.pxi); max_copied and
+    max_elements default to the budgets in fastx/config.py.  Raises
+    RuntimeError where unavailable (`parse_available()`), ParseError if lexbor
+    fails.
     """
     cdef fx_tg g
     cdef unsigned int st
@@ -348,6 +573,9 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     g.max_html_body = TG_MAX_HTML_BODY
     g.max_reconstructed = 4096 + len(data) // 64 if max_reconstructed is None else max_reconstructed
     g.max_fostered = max_fostered
+    g.max_copied = GUARD_COPIED_BASE + GUARD_COPIED_PER_BYTE * len(data) if max_copied is None else max_copied
+    g.max_elements = (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT if max_elements is None
+                      else max_elements)
     parser = _TG_STATE["parser_class"](b"", options=TG_OPTIONS)
     cdef void *doc = (<fx_node *><uintptr_t>parser.root.mem_id).owner_document
     with nogil:
@@ -356,6 +584,11 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
         from .errors import ParseError
         raise ParseError(f"lexbor could not parse the page (status {st})")
     parser.raw_html = data
+    if stats == "dict":
+        return parser, {"deepest": g.deepest, "dropped_tags": g.dropped_tags, "dropped_attrs": g.dropped_attrs,
+                        "reconstructed": g.reconstructed, "fostered": g.fostered, "copied": g.copied,
+                        "elements": g.elements, "noscript_fixes": g.noscript_fixes, "flat": bool(g.flat),
+                        "attrs_moved": bool(g.attrs_moved)}
     if stats:
         return parser, g.deepest, g.dropped_tags, g.dropped_attrs, g.reconstructed, g.fostered
     return parser
@@ -376,12 +609,16 @@ def _tg_calibrate():
         ids.setdefault(el.tag, el.tag_id)
     for k in range(1024):
         fx_tg_cat[k] = 0
+        fx_tg_rawk[k] = 0
     for names, bit in ((_TG_FORMAT, FX_TG_FORMAT), (_TG_RAW, FX_TG_RAW), (_TG_TABLE, FX_TG_TABLE),
-                       (("html", "body"), FX_TG_ROOT)):
+                       (("html", "body"), FX_TG_ROOT), (("table",), FX_TG_TABLE_EL),
+                       (("noscript",), FX_TG_NOSCRIPT), (("head",), FX_TG_HEAD)):
         for t in names:
             if t not in ids or not 7 <= ids[t] < 1024:
                 return
             fx_tg_cat[ids[t]] |= bit
+    for k, t in enumerate(_TG_RAW):                  # the order of fx_tg_raw_names
+        fx_tg_rawk[ids[t]] = k + 1
     _TG_STATE["available"] = True
     try:
         for page in (_TG_CALIBRATION.encode(), _CALIBRATION.format(body="<p>x<b>y</b></p>").encode()):

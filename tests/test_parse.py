@@ -4,6 +4,8 @@ Real pages must come out exactly as an unguarded parse gives them; hostile
 shapes must stay within the limits with all their text; the byte-level guard
 (guard_html) remains the fallback and gives the same Docs on real pages.
 """
+from collections import Counter
+
 import numpy as np
 import pytest
 from selectolax.lexbor import LexborHTMLParser
@@ -115,12 +117,20 @@ def test_byte_guard_fallback_gives_the_same_doc(monkeypatch):
 @pytest.mark.needs_shared
 def test_real_pages_parse_exactly_as_unguarded(compare):
     from fastx.decode import decode
-    n = 0
+    n = fixed = 0
     for corpus in ("dragnet", "cleaneval-dev", "l3s", "readability", "cpe"):
         for _, html, _ in list(compare.CORPORA[corpus]())[:120]:
             data = decode(html)[0].encode("utf-8")
-            doc, _, dropped, cut, _, fostered = stats(data)
-            assert (dropped, cut) == (0, 0)
-            assert same_doc(doc, _core.build_doc(LexborHTMLParser(data)))
+            parser, st = _core.parse_guarded(data, stats="dict")
+            doc, ref = _core.build_doc(parser), _core.build_doc(LexborHTMLParser(data))
+            assert (st["dropped_attrs"], st["flat"]) == (0, False)
+            if st["noscript_fixes"]:
+                # a <noscript> ends at its end tag (what it left open is closed there):
+                # every word of the unguarded Doc is still there
+                assert not Counter(ref.text_buf.split()) - Counter(doc.text_buf.split())
+                fixed += 1
+            else:
+                assert st["dropped_tags"] == 0
+                assert same_doc(doc, ref)
             n += 1
-    assert n > 400
+    assert n > 400 and fixed < n // 10
