@@ -21,6 +21,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import date as _date
+from html import unescape as _unescape
 from urllib.parse import urljoin, urlsplit
 
 from . import _core
@@ -92,6 +93,7 @@ _RE_ISO = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"
 _RE_CJK = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 _RE_MDY = re.compile(rf"(?<![^\W\d_])({_MON})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)", re.I)
 _RE_DMY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?({_MON})\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)", re.I)
+_RE_YMD = re.compile(rf"(?<!\d)((?:19|20)\d\d),?\s+({_MON})\.?\s+(\d{{1,2}})(?!\d)", re.I)
 _RE_NUM = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-]((?:19|20)\d\d)(?![\d/.-])")
 _RE_COMPACT = re.compile(r"(?<!\d)((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)")
 _RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
@@ -112,7 +114,7 @@ def _mkdate(y: int, m: int, d: int) -> str | None:
 def parse_date(s: str | None, dayfirst: bool | None = None) -> str | None:
     """A date in `s` as ISO 8601 ``YYYY-MM-DD``, or None.
 
-    Reads ISO 8601 and its slash/dot variants, "September 4, 2025", "4 Sept. 2025"
+    Reads ISO 8601 and its slash/dot variants, "September 4, 2025", "4 Sept. 2025", "2023 Jan 7"
     (English and the main European month names), Chinese/Japanese 2025年9月4日,
     numeric D/M/Y or M/D/Y (unambiguous when a part exceeds 12; else month first
     unless `dayfirst`) and compact 20250904. Relative dates ("3 days ago") and
@@ -135,6 +137,9 @@ def parse_date(s: str | None, dayfirst: bool | None = None) -> str | None:
     m = _RE_DMY.search(s)
     if m:
         return _mkdate(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
+    m = _RE_YMD.search(s)
+    if m:
+        return _mkdate(int(m[1]), _MONTHS[m[2].lower()], int(m[3]))
     m = _RE_NUM.search(s)
     if m:
         a, b, y = int(m[1]), int(m[2]), int(m[3])
@@ -165,6 +170,8 @@ def url_date(url: str | None) -> str | None:
 def _clean(s) -> str:
     if not isinstance(s, str):
         return ""
+    if "&" in s:
+        s = _unescape(s)          # JSON-LD and attribute values written with entities ("&amp;")
     return " ".join(s.split())
 
 
@@ -318,7 +325,7 @@ _BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|rep
 _NAME_SPLIT = re.compile(r"\s*(?:;|\band\b|&|\+|,|\bund\b|\bet\b|\by\b|、|，|/|\|)\s*", re.I)
 _NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
                        r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
-_DATE_TAIL = re.compile(rf"\s*(?:[|•·,–—-]\s*)?(?:(?:posted|published|updated|last updated|on)\b.*|(?:{_MON})\.?\s+\d.*|\d{{1,2}}\s+(?:{_MON})\b.*|\d{{1,4}}[/.-]\d.*)$", re.I)
+_DATE_TAIL = re.compile(rf"\s*(?:[|•·,–—-]\s*)?\b(?:(?:posted|published|updated|last updated|on)\b.*|(?:{_MON})\.?\s+\d.*|\d{{1,2}}\s+(?:{_MON})\b.*|\d{{1,4}}[/.-]\d.*)$", re.I)
 _CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
                "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
 
@@ -520,7 +527,7 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 break
     if md.author is None and "author" in items:
         names = []
-        for v, _ in items["author"][:4]:
+        for v, _ in items["author"][:1]:       # the first: on forums the original poster
             names.extend(_split_names(v))
         set_("author", _join_names(names), "microdata")
     if md.author is None:
@@ -569,12 +576,6 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                     if set_("date", parse_date(v), "microdata"):
                         break
     shown = _shown_dates(times, hints, texts, years, h1s[0][1] if h1s else 0)
-    if md.date is not None and shown:
-        # the date the page displays decides between published and modified: a page that shows
-        # "Updated August 14, 2025" (and not its first publication) dates itself by the update
-        if md.date != shown[0] and md.date_modified == shown[0]:
-            md.date = md.date_modified
-            src["date"] = src["date_modified"] + " (shown)"
     if md.date is None and shown:
         set_("date", shown[0], "byline")
     if md.date is None:
@@ -705,20 +706,33 @@ def _author_from_url(u: str) -> str:
     return seg.title() if seg and not any(c.isdigit() for c in seg) else ""
 
 
-def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: str, host) -> str | None:
-    """The page's own headline.
+_WORDS = re.compile(r"\w+")
 
-    Candidates: JSON-LD headline/name of the main entity, og:title, twitter:title,
-    microdata headline, the h1s, and <title> without its site suffix. The first h1
-    that agrees with a metadata candidate (one contains the other, keys compared) wins;
-    else the most trusted candidate, suffix-stripped."""
+
+def _words(s: str) -> set[str]:
+    return set(_WORDS.findall(s.casefold()))
+
+
+def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: str, host) -> str | None:
+    """The page's own headline: the visible main heading when the page's metadata confirms it.
+
+    Candidates from the metadata, most trusted first: JSON-LD headline/name of the main
+    entity, og:title, twitter:title, <meta name=title>, DC.title, microdata headline, and
+    <title>; every one without its site-name part (strip_site_suffix). Then, over the
+    first h1s:
+    - an h1 equal to a candidate (casefold, punctuation ignored) is the title;
+    - an h1 that is the site name (or a part of <title> its separator splits off) is not;
+    - an h1 inside a longer candidate ("Recent Trends" in "8 Recent Trends") gives that candidate;
+    - an h1 that shares at least half the words of the best candidate is the title (editors
+      rewrite the SEO title; the visible headline is the page's own).
+    Else the most trusted candidate."""
     site = md.sitename
     cands: list[tuple[str, str]] = []
     if main is not None:
         for k in ("headline", "name", "alternativeHeadline"):
             v = main.get(k)
             if isinstance(v, str) and _clean(v):
-                cands.append((_clean(v), "json-ld"))
+                cands.append((strip_site_suffix(v, site, host), "json-ld"))
                 break
     for k, s in (("og:title", "opengraph"), ("twitter:title", "twitter"), ("title", "meta"),
                  ("dc.title", "meta"), ("parsely-title", "meta"), ("sailthru.title", "meta")):
@@ -729,25 +743,50 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
     stripped = strip_site_suffix(raw_title, site, host) if raw_title else ""
     if stripped:
         cands.append((stripped, "title"))
-    keys = [(_key(c), s) for c, s in cands]
+    keys = [_key(c) for c, _ in cands]
+    site_keys = {_key(site)} if site else set()
+    if raw_title:
+        parts = _TITLE_SEPS.split(raw_title)
+        if len(parts) > 1:
+            site_keys.update(_key(p) for p in (parts[0], parts[-1]))
+    if host:
+        site_keys.add(_key(host.removeprefix("www.")))
+    site_keys.discard("")
+    best = None
     for h, _ in h1s[:4]:
         kh = _key(h)
         if len(kh) < 3:
             continue
-        for kc, s in keys:
-            if kc and (kh == kc or (len(kh) >= 10 and kh in kc) or (len(kc) >= 10 and kc in kh)):
-                md.source["title"] = "h1"
-                return h
+        if kh in keys:
+            md.source["title"] = "h1"
+            return h
+        if kh in site_keys and kh not in keys:
+            continue
+        for (c, s), kc in zip(cands, keys):
+            if len(kh) >= 8 and kh in kc and len(kc) > len(kh):
+                md.source["title"] = s
+                return c
+            if len(kc) >= 8 and kc in kh:
+                md.source["title"] = s
+                return c
+        if best is None and cands:
+            wc = _words(cands[0][0])
+            wh = _words(h)
+            if wc and len(wc & wh) >= TITLE_OVERLAP * len(wc) and len(wh) >= 2:
+                best = h
+    if best is not None:
+        md.source["title"] = "h1"
+        return best
     if cands:
-        t, s = cands[0]
-        if s == "json-ld" and page_obj is main and raw_title:
-            t = strip_site_suffix(t, site, host)
-        md.source["title"] = s
-        return t
+        md.source["title"] = cands[0][1]
+        return cands[0][0]
     if h1s:
         md.source["title"] = "h1"
         return h1s[0][0]
     return None
+
+
+TITLE_OVERLAP = 0.3
 
 
 def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
@@ -762,7 +801,8 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
                 b in key for b in ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label",
                                    "box", "comment")):
             names = _split_names(txt)
-            names = [n for n in names if _name_like(n)]
+            # a class naming an author gives a name of two words or more ("Industry" is a label)
+            names = [n for n in names if _name_like(n) and (len(n.split()) >= 2 or _BY.match(txt))]
             if names:
                 cands.append((order, _join_names(names)))
     for key, txt, order in texts:
@@ -791,6 +831,9 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
     return best[1]
 
 
+_UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
+
+
 def _shown_dates(times, hints, texts, years, h1_order: int) -> list[str]:
     """The dates the page shows in its datelines, nearest the headline first: <time> elements,
     elements classed date/published/posted/time, "Posted on ..." / 发布时间：... text; a line that
@@ -804,7 +847,9 @@ def _shown_dates(times, hints, texts, years, h1_order: int) -> list[str]:
         d = parse_date(m[1]) if m else None
         d = d or parse_date(t[:160])
         if d:
-            found.append((abs(order - h1_order) + (0 if order >= h1_order else 50), rank, d))
+            # "Updated ...", "Last modified ...": a revision, after any date of first publication
+            late = 1000 if _UPDATED.search(t[:t.find(d[:4]) if d[:4] in t else 60]) else 0
+            found.append((late + abs(order - h1_order) + (0 if order >= h1_order else 50), rank, d))
 
     for dt, txt, order in times[:10]:
         d = parse_date(dt) or parse_date(txt)
