@@ -189,7 +189,7 @@ def extract_many(pages: Iterable, jobs: int = 1, *, method: str | None = None,
     timeout: seconds per page (worker processes only); a page over it yields
         an ``ExtractionTimeout`` record and its worker is replaced.
     html: add the cleaned HTML of the kept nodes to each record.
-    progress: a progress bar on stderr (needs tqdm: ``pip install fastx[progress]``).
+    progress: a progress bar on stderr (needs tqdm: ``pip install fastx-extract[progress]``).
     stats: a :class:`BatchStats` to fill (pages, errors, bytes, seconds).
     start_method: multiprocessing start method (default forkserver where available).
     initializer, initargs: called in each worker process at start.
@@ -268,7 +268,7 @@ def _with_progress(gen, st: BatchStats, pages) -> Iterator[dict]:
     try:
         from tqdm import tqdm
     except ImportError:
-        raise InputError("the progress bar needs tqdm: pip install 'fastx[progress]'") from None
+        raise InputError("the progress bar needs tqdm: pip install 'fastx-extract[progress]'") from None
     try:
         total = len(pages)  # type: ignore[arg-type]
     except TypeError:
@@ -626,7 +626,7 @@ class _ParquetSink:
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
-            raise InputError("Parquet output needs pyarrow: pip install 'fastx[parquet]'") from None
+            raise InputError("Parquet output needs pyarrow: pip install 'fastx-extract[parquet]'") from None
         self.pa = pa
         self.fields = _RECORD_FIELDS + (("html",) if with_html else ())
         self.schema = pa.schema([(f, pa.string()) for f in self.fields])
@@ -740,7 +740,7 @@ def run_extract(args, method_params: dict) -> int:
             import tqdm  # noqa: F401
         except ImportError:
             if args.progress:
-                raise InputError("--progress needs tqdm: pip install 'fastx[progress]'") from None
+                raise InputError("--progress needs tqdm: pip install 'fastx-extract[progress]'") from None
             show_progress = False
     params = dict(method_params)
     method = params.pop("method")

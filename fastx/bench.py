@@ -421,7 +421,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
     parser.add_argument("--plot", metavar="FILE",
                         help="also plot F1 against speed (x parse-only), one point per extractor: "
-                             "FILE.svg (no dependency) or FILE.png (matplotlib: fastx[plot])")
+                             "FILE.svg (no dependency) or FILE.png (matplotlib: fastx-extract[plot])")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 

@@ -7,13 +7,13 @@ Examples::
     fastx extract --urls-from urls.txt -o out/              # one file per URL in out/ (.txt)
     fastx extract pages/ --format json -o out/              # one .json per file in out/
     python -m fastx extract pages/ --jobs 4 > out.jsonl     # a batch: JSON lines, one per page, in order
-    python -m fastx extract crawl.warc.gz -o out.parquet    # WARC in (fastx[warc]), Parquet out (fastx[parquet])
+    python -m fastx extract crawl.warc.gz -o out.parquet    # WARC in (fastx-extract[warc]), Parquet out (fastx-extract[parquet])
     find site/ -name '*.html' | python -m fastx extract --files-from - --timeout 10 > out.jsonl
     curl -s URL | python -m fastx extract - --method cetd-td
     python -m fastx evaluate predicted.txt gold.txt
     python -m fastx bench                                   # shipped corpus, all methods + peers
     python -m fastx show page.html -o report.html           # what was kept and why (HTML report)
-    python -m fastx learn-site site_pages/ -o rules.json    # learn site rules (needs fastx[site])
+    python -m fastx learn-site site_pages/ -o rules.json    # learn site rules (needs fastx-extract[site])
     python -m fastx extract --rules rules.json new_page.html
 """
 from __future__ import annotations

@@ -12,7 +12,7 @@ One chart description, :class:`Chart`, serves both figures fastx draws:
 >>> chart = Chart(Axis("node (document order)"), Axis("CTD", "symlog"),
 ...               [Point(0, 3.2), Point(1, 40.5, color=KEPT)], rules=[Rule(13.1, "threshold")])
 >>> chart.svg()              # an <svg> element, inline or standalone
->>> chart.save("plot.png")   # .svg always; .png needs matplotlib (pip install 'fastx[plot]')
+>>> chart.save("plot.png")   # .svg always; .png needs matplotlib (pip install 'fastx-extract[plot]')
 
 Scales: ``linear``, ``log`` (base 10, positive values) and ``symlog``
 (sign(v) * log10(1 + |v|): densities span 0 to thousands and the threshold
@@ -211,13 +211,13 @@ class Chart:
 
     # ------------------------------------------------------------ PNG
     def png(self, path: str | Path, dpi: int = 150) -> None:
-        """Write the chart as PNG with matplotlib (the optional extra ``fastx[plot]``)."""
+        """Write the chart as PNG with matplotlib (the optional extra ``fastx-extract[plot]``)."""
         try:
             import matplotlib
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
         except ImportError:
-            raise InputError("writing PNG needs matplotlib (pip install 'fastx[plot]'); "
+            raise InputError("writing PNG needs matplotlib (pip install 'fastx-extract[plot]'); "
                              "or write SVG, which needs nothing") from None
         g = self._geometry()
         x0, x1, y0, y1 = g.x0, g.x1, g.y0, g.y1
@@ -295,7 +295,7 @@ def check_path(path: str | Path) -> str:
     if suffix == ".png":
         import importlib.util
         if importlib.util.find_spec("matplotlib") is None:
-            raise InputError(f"{path}: writing PNG needs matplotlib (pip install 'fastx[plot]'); "
+            raise InputError(f"{path}: writing PNG needs matplotlib (pip install 'fastx-extract[plot]'); "
                              "or write SVG, which needs nothing")
     return suffix
 

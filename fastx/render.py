@@ -4,7 +4,7 @@ Two source papers use what a browser shows.  CETD's Visual Importance and
 Hybrid Text Density (seeds/004, Sect. 3.4, Def. 3.3-3.4) need each DOM node's
 horizontal extent; the site rules (seeds/001) cluster text blocks on computed
 CSS.  This module renders a parsed page in the system's Chromium, driven by
-playwright (``pip install 'fastx[render]'``; Debian: ``apt-get install
+playwright (``pip install 'fastx-extract[render]'``; Debian: ``apt-get install
 chromium``), and returns a :class:`Layout` aligned with the page's
 :class:`~fastx.Doc`::
 
@@ -73,7 +73,7 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-back
                   "--disable-dev-shm-usage")
 
 FORMAT = 1
-_INSTALL = ("install playwright with `pip install 'fastx[render]'` and a Chromium with "
+_INSTALL = ("install playwright with `pip install 'fastx-extract[render]'` and a Chromium with "
             "`apt-get install chromium` (Debian/Ubuntu packages), or point FASTX_CHROMIUM at a "
             "Chromium/Chrome binary; fastx drives the system browser and never downloads one")
 

@@ -663,7 +663,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help="the report (one self-contained HTML file); default: standard output")
     parser.add_argument("--url", help="the page's URL (used by some methods)")
     parser.add_argument("--render", action="store_true",
-                        help="lay the page out in headless Chromium first (fastx[render]): adds HTD and "
+                        help="lay the page out in headless Chromium first (fastx-extract[render]): adds HTD and "
                              "serves methods that need the layout")
     return parser
 

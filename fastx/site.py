@@ -240,7 +240,7 @@ class _Terms:
             from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
         except ImportError as exc:
             raise ModelError("learning site rules needs scikit-learn and snowballstemmer: "
-                             "pip install 'fastx[site]'") from exc
+                             "pip install 'fastx-extract[site]'") from exc
         self.stem = snowballstemmer.stemmer("english").stemWord
         self.stop = ENGLISH_STOP_WORDS
         self.cache: dict[str, str] = {}
@@ -362,7 +362,7 @@ class SiteModel:
             for rendered pages (computed CSS features, Sect. 3.1).
         render: True (or a fastx.render.Renderer) renders the pages in
             headless Chromium and fills `styles` from their computed CSS
-            (fastx.render.page_styles; needs fastx[render] and a Chromium).
+            (fastx.render.page_styles; needs fastx-extract[render] and a Chromium).
         eps, min_samples: DBSCAN's neighbourhood radius (Euclidean over the
             one-hot features: about eps**2 differing features) and core size
             (default: half the pages, at least 2).
@@ -389,7 +389,7 @@ class SiteModel:
             from sklearn.cluster import DBSCAN
             from sklearn.feature_extraction import DictVectorizer
         except ImportError as exc:
-            raise ModelError("learning site rules needs scikit-learn: pip install 'fastx[site]'") from exc
+            raise ModelError("learning site rules needs scikit-learn: pip install 'fastx-extract[site]'") from exc
         terms = _Terms()
         docs = [parse(p, url=u, encoding=encoding) for p, u in zip(pages, urls)]
         if render is not False and styles is None:      # computed CSS hook (fastx.render, issue 6)

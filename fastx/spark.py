@@ -18,8 +18,8 @@ on the same bytes.
 DataFrame of HTML responses, reading each file in an executor with
 :func:`fastx.warc.read_warc`.
 
-Needs ``pip install 'fastx[spark]'`` (pyspark, pyarrow, pandas) and a Java
-runtime; ``fastx[warc]`` on the executors for :func:`read_warcs`.
+Needs ``pip install 'fastx-extract[spark]'`` (pyspark, pyarrow, pandas) and a Java
+runtime; ``fastx-extract[warc]`` on the executors for :func:`read_warcs`.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def _need_spark():
         import pyarrow  # noqa: F401
         from pyspark.sql import types  # noqa: F401
     except ImportError:
-        raise InputError("fastx.spark needs pyspark and pyarrow: pip install 'fastx[spark]'") from None
+        raise InputError("fastx.spark needs pyspark and pyarrow: pip install 'fastx-extract[spark]'") from None
 
 
 def extract_column(df, html: str = "html", *, url: str | None = None, encoding: str | None = None,

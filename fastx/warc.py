@@ -7,7 +7,7 @@
 ...     ...
 
 Plain, gzip (one member per record, as Common Crawl writes them), zstd, lz4
-and brotli WARCs are detected by FastWARC (``pip install 'fastx[warc]'``).
+and brotli WARCs are detected by FastWARC (``pip install 'fastx-extract[warc]'``).
 Each WARC ``response`` (and ``resource``) record whose HTTP Content-Type is
 HTML (``text/html``, ``application/xhtml+xml``; a record without a type
 counts if its body starts with ``<``) becomes one :class:`fastx.Page`:
@@ -43,7 +43,7 @@ def _fastwarc():
     try:
         from fastwarc import warc
     except ImportError:
-        raise InputError("reading WARC files needs FastWARC: pip install 'fastx[warc]'") from None
+        raise InputError("reading WARC files needs FastWARC: pip install 'fastx-extract[warc]'") from None
     return warc
 
 

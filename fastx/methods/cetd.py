@@ -36,7 +36,7 @@ def density(doc, variant: str = "ctd", positions=None):
         if positions is None:
             raise MissingPositionsError(
                 "variant 'htd' (Hybrid Text Density) needs each node's rendered horizontal extent: "
-                "pass render=True (headless Chromium, fastx[render]) or layout= (a fastx.render.Layout), "
+                "pass render=True (headless Chromium, fastx-extract[render]) or layout= (a fastx.render.Layout), "
                 "or positions= (an (n, 2) array of [x1, x2] per Doc node), or use variant 'ctd'")
         return _core.composite_text_density(doc, _core.hybrid_chars(doc, positions))
     raise InputError(f"unknown CETD variant {variant!r}; use one of {', '.join(VARIANTS)}")
