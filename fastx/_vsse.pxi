@@ -11,6 +11,7 @@
 #   vvtc_seeds        Sect. 4.2 / 5.2: the leaves with vvtc >= T1 * MaxVVTC, best first
 #   pcs               Formula 2: common subsequence length of two tag paths
 #   vsse_aggregate    Sect. 4.3.1: fold the seeds' tag paths, mark the area they cover
+#   vsse_areas        Sect. 4.3.1 as fastx reads it: seeds grouped by common path prefix, area of most vvtc
 #   vsse_refine       Sect. 4.4: Formula 4 over a content area, Hamming test per paragraph
 #   attribute_hash    normalized hash of an attribute name (the dictionary's key)
 #   records_scan      the delimiter / attribute-dictionary / title characteristics of each leaf
@@ -507,6 +508,101 @@ def vsse_aggregate(Doc d, object seeds):
                 else:
                     i = end[i]                # nothing below can match P
     return keep_arr, np.asarray(P[:L]).copy()
+
+
+def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True):
+    """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
+    areas, and the area of the largest visual value.
+
+    `seeds` are leaves (text nodes), best first; `v` their vvtc (Formula 1)
+    over the Doc.  A seed's tag path is the sequence of tags from the root to
+    the element holding it.  Best first, each seed joins the first area
+    whose path P shares a common prefix of at least `join` * the shorter
+    path's length with its own path Y ("aggregate tag paths to discover the
+    maximum common path prefix"), and P becomes that prefix; otherwise the
+    seed starts an area of its own.  An area covers every element whose own
+    root path is exactly P, with its subtree, and with `container` the
+    parent of each such element instead (the container of the paragraphs the
+    path locates, where the headings, lists and image titles "nearby the
+    discovered tag paths" sit).  The area returned is the one whose leaves
+    carry the largest sum of vvtc: a seed far from the others (a copyright
+    or browser notice with many full stops) forms its own small area instead
+    of shortening the article's path to <body>.
+
+    Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
+    cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
+    cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *depth = d.c_depth
+    cdef const int32_t *tag = d.c_tag
+    cdef const int32_t *end = d.c_end
+    cdef const uint8_t *kind = d.c_kind
+    cdef double score, best_score = -1.0
+    keep_arr = np.zeros(n, dtype=np.uint8)
+    ns = sd.shape[0]
+    if v.shape[0] != n:
+        raise ValueError(f"v has {v.shape[0]} entries, the Doc has {n} nodes")
+    if ns == 0 or n == 0:
+        return keep_arr, np.zeros(0, dtype=np.int32)
+    for k in range(ns):
+        s = sd[k]
+        if s < 0 or s >= n:
+            raise ValueError(f"seed {s} is not a node of the Doc (0..{n - 1})")
+        if depth[s] > maxd:
+            maxd = depth[s]
+    # areas: paths (ns x (maxd + 1)) and their lengths
+    paths_arr = np.empty((ns, maxd + 1), dtype=np.int32)
+    plen_arr = np.zeros(ns, dtype=np.int64)
+    area_arr = np.zeros(n, dtype=np.uint8)
+    best_arr = np.zeros(n, dtype=np.uint8)
+    cdef int32_t[:, ::1] paths = paths_arr
+    cdef int64_t[::1] plen = plen_arr
+    cdef int32_t[::1] Y = np.empty(maxd + 1, dtype=np.int32)
+    cdef uint8_t[::1] area = area_arr
+    cdef uint8_t[::1] bestk = best_arr
+    with nogil:
+        for k in range(ns):
+            s = sd[k]
+            ly = _vsse_path(parent, depth, tag, parent[s] if kind[s] == LXB_TEXT and parent[s] >= 0 else s, Y)
+            for a in range(na):
+                L = 0
+                while L < plen[a] and L < ly and paths[a, L] == Y[L]:
+                    L += 1
+                if L > 0 and L >= join * (plen[a] if plen[a] < ly else ly):
+                    plen[a] = L
+                    break
+            else:
+                for i in range(ly):
+                    paths[na, i] = Y[i]
+                plen[na] = ly
+                na += 1
+        for a in range(na):
+            L = plen[a]
+            for i in range(n):
+                area[i] = 0
+            i = 0
+            while i < n:
+                dp = depth[i]
+                if kind[i] == LXB_ELEMENT and dp < L and tag[i] == paths[a, dp]:
+                    if dp == L - 1:
+                        r = parent[i] if container and parent[i] >= 0 else i
+                        for k in range(r, end[r]):
+                            area[k] = 1
+                        i = end[i]
+                    else:
+                        i += 1
+                else:
+                    i = end[i]
+            score = 0.0
+            for i in range(n):
+                if area[i] and kind[i] == LXB_TEXT:
+                    score += v[i]
+            if score > best_score:
+                best_score = score
+                best = a
+                for i in range(n):
+                    bestk[i] = area[i]
+    return best_arr, paths_arr[best, :plen[best]].copy()
 
 
 # ---------------------------------------------------------------- Sect. 4.4 over an area

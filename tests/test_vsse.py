@@ -289,3 +289,79 @@ def test_vsse_stages_on_cleaneval(compare):
     assert scores["vsse-agg"]["recall"] > 3 * scores["vsse-vvtc"]["recall"]
     assert scores["vsse"]["f1"] >= 0.7
     assert scores["vsse"]["precision"] >= scores["vsse-agg"]["precision"] - 0.01
+
+
+# ---------------------------------------------------------------- Sect. 4.3.1 as fastx reads it: areas
+
+NOTICE = """<html><head><title>Harbour reopens after the storm</title></head><body>
+<div class="page"><div class="main"><div class="story">
+  <h2>Harbour reopens</h2>
+  <p>The harbour reopened on Monday, three days after the storm, and the ferries sailed again.</p>
+  <p>Fishermen said the damage, though heavy, was less than they had feared; repairs go on.</p>
+  <p>The port authority thanked the crews, who worked through the night, for their effort.</p>
+  <p>Shops on the quay, closed since Friday, opened their doors again; trade was brisk.</p>
+  <p>The mayor said the town, which depends on the sea, would ask for help from the state.</p>
+  <p>Forecasters expect calm weather, with light winds, for the rest of the week, they said.</p>
+  <ul><li>Ferries: normal timetable</li></ul>
+</div></div>
+<div class="legal"><section><p><small>Notice: material from agencies (AFP, AP, DPA); all rights reserved. Reproduction,
+in any form, is prohibited; see the terms.</small></p>
+</section></div></div></body></html>"""
+
+
+def test_areas_keep_the_area_of_most_vvtc_with_its_containers():
+    doc = fastx.parse(NOTICE)
+    v = _core.vvtc(doc)
+    s = seeds(doc, 0.05)
+    top = [i for i in text_nodes(doc) if v[i] == v.max()][0]
+    assert doc.text(top).startswith("Notice")                  # the single best leaf is the notice
+    keep, path = _core.vsse_areas(doc, s, v, 0.8, True)
+    got = " ".join(texts(doc, keep))
+    assert "harbour reopened" in got and "Harbour reopens" in got   # the heading beside the paragraphs
+    assert "Ferries: normal timetable" in got                        # the list in the same container
+    assert "Notice" not in got
+    assert [_core.TAG_NAMES_BY_ID[t] for t in path.tolist()][-2:] == ["div", "p"]
+    keep, _ = _core.vsse_areas(doc, s, v, 0.8, False)              # without containers: the p's only
+    got = texts(doc, keep)
+    assert "Harbour reopens" not in got and any("harbour reopened" in t for t in got)
+    # the pcs reading lets the notice pull the path up: the notice comes first
+    keep, prefix = _core.vsse_aggregate(doc, s)
+    assert any("Notice" in t for t in texts(doc, keep))
+
+
+def test_areas_join_by_common_prefix_share():
+    html = ("<html><body><div><p>One, two, three, four.</p><p>Five, six, seven.</p></div>"
+            "<div><section><p>Nine, ten.</p></section></div></body></html>")
+    doc = fastx.parse(html)
+    a, b, c = text_nodes(doc)
+    v = _core.vvtc(doc)
+    sd = np.array([a, b, c], np.int32)
+    # html/body/div/p vs html/body/div/section/p: prefix 3 < 0.8 * 4, two areas; the first has more vvtc
+    keep, path = _core.vsse_areas(doc, sd, v, 0.8, False)
+    assert [_core.TAG_NAMES_BY_ID[t] for t in path.tolist()] == ["html", "body", "div", "p"]
+    assert texts(doc, keep) == ["One, two, three, four.", "Five, six, seven."]
+    # join 0.7: one area on the prefix html/body/div, every div
+    keep, path = _core.vsse_areas(doc, sd, v, 0.7, False)
+    assert [_core.TAG_NAMES_BY_ID[t] for t in path.tolist()] == ["html", "body", "div"]
+    assert len(texts(doc, keep)) == 3
+    with pytest.raises(ValueError):
+        _core.vsse_areas(doc, sd, v[:-1], 0.8, True)
+    keep, path = _core.vsse_areas(doc, np.zeros(0, np.int32), v, 0.8, True)
+    assert not keep.any() and len(path) == 0
+
+
+def test_link_text_carries_no_punctuation_unless_asked():
+    from fastx.methods.vsse import punc_counts
+    html = ("<html><body><p>Read this: <a href='/x'>Related story, with commas, and more.</a></p>"
+            "<p>Body text, here.</p></body></html>")
+    doc = fastx.parse(html)
+    link_leaf = [i for i in text_nodes(doc) if doc.text(i).startswith("Related")][0]
+    assert doc.punct[link_leaf] >= 3
+    assert punc_counts(doc)[link_leaf] == 0
+    assert punc_counts(doc, links=True)[link_leaf] == doc.punct[link_leaf]
+    assert [doc.text(i) for i in seeds(doc, 0.5)] == ["Body text, here."]
+    assert "Related story, with commas, and more." in [doc.text(i) for i in seeds(doc, 0.5, links=True)]
+    with pytest.raises(fastx.InputError):
+        fastx.extract(html, method="vsse", aggregation="tree")
+    with pytest.raises(fastx.InputError):
+        fastx.extract(html, method="vsse", join=0)
