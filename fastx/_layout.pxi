@@ -32,6 +32,21 @@ cdef inline uint64_t _layout_fnv64(uint64_t h, const unsigned char *s, size_t n)
     return h
 
 
+cdef inline uint64_t _layout_fnv64_nodigits(uint64_t h, const unsigned char *s, size_t n) noexcept nogil:
+    """FNV-1a of s with every run of ASCII digits hashed as one '0': template nodes that
+    differ by a counter, a date, a time or a numeric id hash alike."""
+    cdef size_t i = 0
+    while i < n:
+        if 48 <= s[i] <= 57:
+            h = (h ^ 48) * 0x100000001B3ULL
+            while i < n and 48 <= s[i] <= 57:
+                i += 1
+        else:
+            h = (h ^ s[i]) * 0x100000001B3ULL
+            i += 1
+    return h
+
+
 def layout_alive(Doc d, const uint8_t[::1] drop_tags):
     """Preprocessing of Sect. 2.2 a): 1 for every node that survives it.
 
@@ -74,7 +89,7 @@ def layout_alive(Doc d, const uint8_t[::1] drop_tags):
     return out
 
 
-def subtree_hashes(Doc d, const uint8_t[::1] alive):
+def subtree_hashes(Doc d, const uint8_t[::1] alive, bint digits=False):
     """Keys of Sect. 2.2 for every node, in one reverse sweep: (full, quasi), uint64 each.
 
     quasi (elements): tag name and attribute set (names and values, order
@@ -83,6 +98,11 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive):
     collapsed text), so equal keys = "fully identical" nodes (tag, attributes
     and content, recursively).  Nodes not alive are left out of their parents'
     keys (the comparison runs on the preprocessed trees) and get key 0.
+
+    digits: when False, every run of digits in texts and attribute values
+    counts as one and the same digit, so that template nodes differing only
+    by a counter, a date, a time or a numeric id ("Comments (15)", "11:43 AM
+    on 04/28/2013", ``id="post-1917"``) are fully identical.
     """
     cdef Py_ssize_t i, p, n = d.n
     cdef const int32_t *parent = d.c_parent
@@ -111,8 +131,11 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive):
             if not alive[i]:
                 continue
             if kind[i] == LXB_TEXT:
-                full[i] = _layout_mix(_LAYOUT_TEXT_SEED,
-                                      _layout_fnv64(0xCBF29CE484222325ULL, buf + toff[i], <size_t>tlen[i]))
+                if digits:
+                    h = _layout_fnv64(0xCBF29CE484222325ULL, buf + toff[i], <size_t>tlen[i])
+                else:
+                    h = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, buf + toff[i], <size_t>tlen[i])
+                full[i] = _layout_mix(_LAYOUT_TEXT_SEED, h)
             else:
                 aset = 0
                 acount = 0
@@ -122,7 +145,10 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive):
                     h = _layout_fnv64(0xCBF29CE484222325ULL, s, ln) if s != NULL else 0
                     hv = 0xCBF29CE484222325ULL
                     if a.value != NULL and a.value.data != NULL:
-                        hv = _layout_fnv64(hv, a.value.data, a.value.length)
+                        if digits:
+                            hv = _layout_fnv64(hv, a.value.data, a.value.length)
+                        else:
+                            hv = _layout_fnv64_nodigits(hv, a.value.data, a.value.length)
                     aset += _layout_mix(h, hv)          # a sum: the attribute order does not matter
                     acount += 1
                     a = a.next

@@ -230,3 +230,44 @@ def test_reference_raises_precision_on_a_cleanportaleval_site(compare):
     a, b = compare.summarize_text(with_ref), compare.summarize_text(alone)
     assert a["precision"] > b["precision"] + 0.05
     assert a["recall"] > 0.7
+
+
+# ---------------------------------------------------------------- counters, several references, copies
+def test_template_nodes_differing_by_digits_are_identical_unless_digits():
+    a = page("Alpha story", "<p>Alpha is a long paragraph about the first thing, with many words.</p>",
+             '<div class="meta" id="post-1917"><span>Comments (15)</span> <span>11:43 AM on 04/28/2013</span></div>')
+    b = page("Beta story", "<p>Beta is another paragraph on a second subject entirely.</p>",
+             '<div class="meta" id="post-2203"><span>Comments (3)</span> <span>9:05 AM on 05/02/2013</span></div>')
+    r = fastx.extract(a, method="layout", reference=b, link_rules=False)
+    assert "Comments" not in r.text and "11:43" not in r.text and "Alpha is a long" in r.text
+    r = fastx.extract(a, method="layout", reference=b, link_rules=False, digits=True)
+    assert "Comments (15)" in r.text
+    # digit runs compare as one digit: "12" and "7" alike, "a1b" and "ab" not
+    d1 = fastx.parse("<body><p>x 12 y</p></body>")
+    d2 = fastx.parse("<body><p>x 7 y</p></body>")
+    d3 = fastx.parse("<body><p>x  y</p></body>")
+    k = [L.hashes(d)[0][[i for i in range(d.n) if d.tag_name(i) == "p"][0]] for d in (d1, d2, d3)]
+    assert k[0] == k[1] != k[2]
+    k = [L.hashes(d, True)[0][[i for i in range(d.n) if d.tag_name(i) == "p"][0]] for d in (d1, d2)]
+    assert k[0] != k[1]
+
+
+def test_several_references_delete_what_any_shares_and_copies_are_skipped():
+    promo = '<div class="promo"><p>Subscribe to our newsletter for weekly stories and offers.</p></div>'
+    target = page("Alpha story", "<p>Alpha is a long paragraph about the first thing, with many words.</p>", promo)
+    near = page("Beta story", "<p>Beta is another paragraph on a second subject entirely.</p>")  # no promo
+    far = page("Gamma story", "<p>Gamma holds a third subject, told at length.</p>", promo)
+    refs = [("http://ex.com/news/2013/beta", near), ("http://ex.com/blog/gamma", far)]
+    url = "http://ex.com/news/2013/alpha"
+    one = fastx.extract(target, method="layout", url=url, references=refs, n_references=1)
+    assert "Subscribe" in one.text and "Home" not in one.text        # the paper: one reference, the nearest
+    both = fastx.extract(target, method="layout", url=url, references=refs)
+    assert "Subscribe" not in both.text and "Alpha is a long paragraph" in both.text
+    # the same page under another address deletes (nearly) all of the target's text: skipped
+    copy = [("http://ex.com/news/2013/alpha-copy", target)] + refs
+    r = fastx.extract(target, method="layout", url=url, references=copy)
+    assert r.text == both.text
+    # the same address is never a reference while another candidate is left
+    assert L.rank_references(url, [(url, target)] + refs) == refs
+    with pytest.raises(fastx.InputError):
+        fastx.extract(target, method="layout", url=url, references=refs, n_references=0)
