@@ -17,7 +17,8 @@ caller:
 - at most ``max_redirects`` redirects (http/https only), the final URL
   becoming the page's URL;
 - the charset of the ``Content-Type`` header passed on as the page's encoding
-  hint (:func:`fastx.parse` ranks it after a BOM, before ``<meta charset>``);
+  hint (``fastx.decode`` ranks it after a BOM and clear UTF-8 evidence, before
+  ``<meta charset>``);
 - only answers that can be HTML: a 2xx status and no ``Content-Type``, or a
   ``text/*``, ``application/xhtml+xml`` or ``application/xml`` one.
 
