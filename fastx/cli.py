@@ -147,8 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("pages", nargs="+", help="HTML files or directories of one site (about 10 pages)")
     ls.add_argument("-o", "--output", required=True, help="rules file to write (JSON)")
     ls.add_argument("--eps", type=float, default=1.5, help="DBSCAN radius over one-hot block features")
-    ls.add_argument("--score-ratio", type=float, default=0.2,
-                    help="content clusters score at least this share of the best cluster")
+    ls.add_argument("--score-ratio", type=float, default=1.0,
+                    help="content clusters score at least this share of the best cluster (besides each "
+                         "page's best cluster and the clusters inside its box)")
     ls.set_defaults(func=cmd_learn_site)
     ev = sub.add_parser("evaluate", help="LCS and shingle scores of a predicted text against a gold text")
     ev.add_argument("predicted", help="the extracted text (a file)")

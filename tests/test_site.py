@@ -223,7 +223,7 @@ def test_rules_generalize_past_section_classes_and_take_the_bounding_box():
     assert TOPICS[6][0] in text                                  # the headline: inside the box
     assert text.count(",") >= 4                                  # every paragraph, in another section
     assert "Copyright" not in text and "Home" not in text
-    # without the box, only the top cluster (the paragraphs) and clusters scoring >= 20% of it
+    # without the box, only the top clusters (the paragraphs)
     no_box = SiteModel.learn(learn, bounding_box=False)
     assert [selector(r).split(" > ")[-1] for r in no_box.rules] == ["p.para"]
     assert TOPICS[6][0] not in no_box.extract(other).text
