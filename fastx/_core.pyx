@@ -18,6 +18,7 @@ compiled into this one extension module:
 - ``_parse.pxi``   the same bounds applied to lexbor's tokens during the parse (the fast path)
 - ``_vsse.pxi``    VSSE: vvtc, tag-path pcs aggregation, SimHash/Hamming, WVC, HMM over DOM levels
 - ``_meta.pxi``    page metadata: one bounded pass over lexbor's tree collecting meta/JSON-LD/byline evidence
+- ``_sniff.pxi``   non-HTML input: control/NUL byte counts of the head of the bytes
 """
 cimport numpy as cnp
 import numpy as np
@@ -39,6 +40,7 @@ include "_guard.pxi"
 include "_parse.pxi"
 include "_vsse.pxi"
 include "_meta.pxi"
+include "_sniff.pxi"
 
 _calibrate()
 _tg_calibrate()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _core, methods as _methods
-from .decode import to_utf8
+from .decode import to_utf8, unwrap
 from .errors import FastxError, InputError, ParseError
 
 Doc = _core.Doc
@@ -41,7 +41,9 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
     if isinstance(html, str):
         source = html.encode("utf-8", "ignore")
     else:
-        data = bytes(html)
+        # gzip/zstd/brotli decompressed (never past MAX_BYTES); PDF, images, archives, executables
+        # and other binary bytes: InputError("not HTML: looks like ...")
+        data = unwrap(bytes(html), MAX_BYTES)
         if encoding is None and not data.startswith(b"\xef\xbb\xbf") and _core.utf8_plain(data):
             source = data          # valid UTF-8, no NUL (UTF-16/32) or ESC (ISO-2022): lexbor reads it as is
         else:

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from . import api
+from . import metadata as _metadata_fields
 from .methods import get as _get_method
 from .errors import FastxError, InputError
 
@@ -514,6 +515,8 @@ class _Pool:
 # ---------------------------------------------------------------- command line (`fastx extract`)
 
 _RECORD_FIELDS = ("input", "url", "title", "description", "text", "method", "error")
+# the page metadata, flat (fastx.metadata.FIELDS; title and description are already above)
+_RECORD_FIELDS += tuple(f for f in _metadata_fields.FIELDS if f not in _RECORD_FIELDS)
 
 
 def add_arguments(ap) -> None:

@@ -398,3 +398,172 @@ def _chars(encoding, leads, trails):
     return frozenset(
         "".join(bytes((lead, trail)).decode(encoding, "ignore") for lead in leads for trail in trails)
     )
+
+
+# ---------------------------------------------------------------- non-HTML and compressed input
+
+# (magic bytes at offset 0, what the bytes are); checked before any decoding. File signatures
+# from the formats' specifications (PDF 1.7 §7.5.2, PNG §5.2, JFIF, GIF89a, RIFF/WebP, APPNOTE
+# 4.3.7 (ZIP), 7z, RAR 4/5, ELF, PE/COFF (MZ), Mach-O, bzip2, xz, SQLite, WebAssembly, ...)
+_MAGIC = (
+    (b"%PDF-", "PDF"), (b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"), (b"GIF89a", "a GIF image"), (b"PK\x03\x04", "a ZIP archive"),
+    (b"PK\x05\x06", "a ZIP archive"), (b"PK\x07\x08", "a ZIP archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7z archive"), (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"\x7fELF", "an ELF executable"), (b"\xfe\xed\xfa\xce", "a Mach-O executable"),
+    (b"\xfe\xed\xfa\xcf", "a Mach-O executable"), (b"\xce\xfa\xed\xfe", "a Mach-O executable"),
+    (b"\xcf\xfa\xed\xfe", "a Mach-O executable"), (b"\xca\xfe\xba\xbe", "a Mach-O universal binary or Java class"),
+    (b"BZh", "bzip2-compressed data"), (b"\xfd7zXZ\x00", "xz-compressed data"),
+    (b"SQLite format 3\x00", "an SQLite database"), (b"\x00asm", "WebAssembly"),
+    (b"OggS", "Ogg media"), (b"ID3", "MP3 audio"), (b"fLaC", "FLAC audio"), (b"\x1aE\xdf\xa3", "Matroska/WebM video"),
+    (b"II*\x00", "a TIFF image"), (b"MM\x00*", "a TIFF image"), (b"\x00\x00\x01\x00", "an ICO image"),
+    (b"wOFF", "a WOFF font"), (b"wOF2", "a WOFF2 font"), (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an OLE (MS Office) file"),
+)
+_MAGIC_FIRST = bytes(sorted({m[0] for m, _ in _MAGIC}))
+_GZIP, _ZSTD = b"\x1f\x8b", b"\x28\xb5\x2f\xfd"
+
+
+def sniff_binary(data: bytes) -> str | None:
+    """What non-text bytes are ("PDF", "a PNG image", "an ELF executable", "binary data"...),
+    or None for text (HTML, XML, plain text in any encoding, UTF-16/32 with or without BOM).
+
+    File signatures first (the first bytes, plus "ustar" at offset 257 for tar, "WEBP" at
+    8 for WebP, "ftyp" at 4 for MP4, PE's "MZ" with a PE header); then, over the first
+    4 KB less trailing NUL padding: more than 0.5% NUL bytes that are not UTF-16/32's zero
+    halves, or more than 5% C0 control bytes (TAB, LF, FF, CR and ESC excepted; random or
+    compressed bytes have 10.5%), are binary data. A stray control byte in a page is not."""
+    if not data:
+        return None
+    head = data if len(data) <= 4096 else data[:4096]
+    if head[0] in _MAGIC_FIRST:
+        for magic, what in _MAGIC:
+            if head.startswith(magic):
+                return what
+    if head[4:8] == b"ftyp":
+        return "MP4/QuickTime media"
+    if head[:4] == b"RIFF" and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return {b"WEBP": "a WebP image", b"WAVE": "WAV audio", b"AVI ": "AVI video"}[head[8:12]]
+    if len(head) >= 262 and head[257:262] == b"ustar":
+        return "a tar archive"
+    if head.startswith(b"MZ") and (b"PE\x00\x00" in head or b"This program" in head[:512]):
+        return "a Windows executable (PE)"
+    controls, nuls = _core.control_bytes(head, 4096)
+    if not controls:
+        return None
+    if head.endswith(b"\x00"):
+        head = head.rstrip(b"\x00")            # NUL padding after a page (archives, disk images)
+        if not head:
+            return "binary data"
+        controls, nuls = _core.control_bytes(head, 4096)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or _sniff_wide(head):
+        return None                         # UTF-16/32 text: its NULs are the code units' zero halves
+    if nuls > 0.005 * len(head) or controls > 0.05 * len(head):
+        return "binary data"
+    return None
+
+
+def _capped(chunks, limit: int, what: str) -> bytes:
+    out, size = [], 0
+    for c in chunks:
+        size += len(c)
+        if size > limit:
+            raise InputError(f"{what} page decompresses to more than fastx's limit of {limit:,} bytes")
+        out.append(c)
+    return b"".join(out)
+
+
+def _gunzip(data: bytes, limit: int):
+    import zlib
+    step = 1 << 20
+    while data:
+        d = zlib.decompressobj(wbits=47)        # gzip or zlib header; one member per object
+        buf = data
+        while True:
+            c = d.decompress(buf, step)
+            if c:
+                yield c
+            buf = d.unconsumed_tail
+            if d.eof or (not buf and not c):
+                break
+        if not d.eof:
+            break                               # a truncated stream: what it held
+        data = d.unused_data.lstrip(b"\x00")    # concatenated gzip members
+        if not data.startswith(_GZIP):
+            break
+
+
+def _unzstd(data: bytes, limit: int):
+    import io
+    try:
+        import zstandard
+    except ImportError:
+        raise InputError("the page is zstd-compressed; install the optional library to read it: "
+                         "pip install 'fastx[compressed]' (zstandard)") from None
+    with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True) as r:
+        while True:
+            c = r.read(1 << 20)
+            if not c:
+                break
+            yield c
+
+
+def _unbrotli(data: bytes, limit: int):
+    import brotli
+    d = brotli.Decompressor()
+    c = d.process(data, output_buffer_limit=1 << 20)
+    yield c
+    while not d.is_finished() and not d.can_accept_more_data():
+        c = d.process(b"", output_buffer_limit=1 << 20)
+        if not c:
+            break
+        yield c
+
+
+def _looks_brotli(data: bytes) -> bool:
+    """Brotli has no signature: binary-looking bytes whose first 64 KB decompress to text are
+    taken as brotli-compressed (when the brotli library is installed)."""
+    try:
+        import brotli
+    except ImportError:
+        return False
+    try:
+        d = brotli.Decompressor()
+        out = d.process(data[:65536], output_buffer_limit=4096)
+    except Exception:  # brotli.error: not brotli
+        return False
+    return bool(out) and sniff_binary(out[:4096]) is None
+
+
+def unwrap(data: bytes, limit: int) -> bytes:
+    """Page bytes ready for decoding: gzip, zstd and brotli (by magic bytes; brotli by trial)
+    decompressed, streaming, never beyond `limit` bytes of output (a decompression bomb is an
+    InputError), one level deep; non-HTML bytes (PDF, images, archives, executables, other
+    binary data) raise ``InputError("not HTML: looks like PDF")``."""
+    what = None
+    try:
+        if data.startswith(_GZIP):
+            what, data = "gzip", _capped(_gunzip(data, limit), limit, "the gzip-compressed")
+        elif data.startswith(_ZSTD):
+            what, data = "zstd", _capped(_unzstd(data, limit), limit, "the zstd-compressed")
+    except InputError:
+        raise
+    except Exception as exc:  # zlib.error, zstandard.ZstdError: corrupt compressed data
+        raise InputError(f"not HTML: corrupt {what}-compressed data ({exc})") from None
+    kind = sniff_binary(data)
+    if kind is None:
+        return data
+    if kind == "binary data" and what is None:
+        if _looks_brotli(data):
+            try:
+                return unwrap(_capped(_unbrotli(data, limit), limit, "the brotli-compressed"), limit)
+            except InputError:
+                raise
+            except Exception as exc:
+                raise InputError(f"not HTML: corrupt brotli-compressed data ({exc})") from None
+        try:
+            import brotli  # noqa: F401
+        except ImportError:
+            raise InputError("not HTML: looks like binary data (if it is brotli-compressed HTML, "
+                             "install the optional library: pip install 'fastx[compressed]')") from None
+    inner = f" inside {what}-compressed data" if what else ""
+    raise InputError(f"not HTML: looks like {kind}{inner}")

@@ -28,9 +28,12 @@ from typing import Iterable, Iterator, Sequence
 
 from .errors import InputError
 
-__all__ = ["extract_column", "read_warcs", "OUTPUT_FIELDS", "WARC_SCHEMA"]
+__all__ = ["extract_column", "read_warcs", "OUTPUT_FIELDS", "METADATA_FIELDS", "WARC_SCHEMA"]
 
 OUTPUT_FIELDS = ("title", "description", "text", "error")
+# the page metadata's flat fields beyond title and description (fastx.metadata.FIELDS)
+METADATA_FIELDS = ("author", "date", "date_modified", "sitename", "language", "canonical_url", "image",
+                   "tags", "categories", "type")
 WARC_SCHEMA = "warc STRING, record_id STRING, url STRING, charset STRING, html BINARY, read_error STRING"
 
 
@@ -52,7 +55,10 @@ def extract_column(df, html: str = "html", *, url: str | None = None, encoding: 
     url: a column of page URLs (optional).
     method, **params: as for :func:`fastx.extract` (params must be picklable).
     fields: which of title, description, text, error, method, html (cleaned
-        HTML of the kept nodes) to add; columns are named prefix + field.
+        HTML of the kept nodes) and the page metadata (``fastx.metadata.FIELDS``:
+        author, date, date_modified, sitename, language, canonical_url, image,
+        tags, categories, type; ``OUTPUT_FIELDS + METADATA_FIELDS`` for all) to
+        add; columns are named prefix + field.
     jobs, timeout: per partition, 0 = in the executor's Python worker (no
         time limit); >= 1 worker processes with a per-page time limit.
 
@@ -64,7 +70,7 @@ def extract_column(df, html: str = "html", *, url: str | None = None, encoding: 
 
     method = method or _default_method()
     _check(method, params)
-    allowed = ("title", "description", "text", "error", "method", "html")
+    allowed = ("title", "description", "text", "error", "method", "html") + METADATA_FIELDS
     bad = [f for f in fields if f not in allowed]
     if bad or not fields:
         raise InputError(f"unknown output fields {bad}; choose from {', '.join(allowed)}")
