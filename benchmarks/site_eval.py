@@ -5,11 +5,13 @@ compare.py (../shared/tools) scores one page at a time and cannot hand a
 method other pages of the site; this script reuses its corpus loaders and
 scoring and adds what the site-level methods need:
 
-- ``layout`` (seeds/002): each page's reference is the most URL-similar OTHER
-  page of its site group (``fastx.methods.layout.choose_reference``).  The
-  page URL is the page's own canonical address (``og:url``, ``<link
-  rel=canonical>`` or ``<base href>``) when it has one, else the gold file's
-  ``URL:`` line.  Time per page includes parsing the reference.
+- ``layout`` (seeds/002): every OTHER page of its site group is a candidate
+  reference (``references=``); the method uses the ``--n-references`` most
+  URL-similar (default all; 1 = the paper's single reference,
+  ``fastx.methods.layout.rank_references``).  The page URL is the page's
+  own canonical address (``og:url``, ``<link rel=canonical>`` or ``<base
+  href>``) when it has one, else the gold file's ``URL:`` line.  Time per
+  page includes parsing the references.
 - ``site`` (seeds/001): per site group, folds of test pages; each fold's
   rules are learned from at most ``--train`` (10) other pages of the group
   and applied to the fold.  Learning seconds are reported per fold, apply
@@ -234,6 +236,8 @@ def main(argv=None):
     ap.add_argument("--train", type=int, default=10, help="site: at most this many learning pages per fold")
     ap.add_argument("--link-ratio", type=float, default=0.3, help="layout: rule 1 threshold")
     ap.add_argument("--refine", action="store_true", help="layout: also the line-block distribution")
+    ap.add_argument("--n-references", type=int, default=None,
+                    help="layout: use the N most URL-similar other pages of the group (default: all)")
     ap.add_argument("--decode-gold", action="store_true",
                     help="decode the HTML character references left in the gold text (CleanPortalEval's gold "
                          "has '&#8217;', '&#8220;' ... verbatim: no extractor outputs those tokens, so as "
@@ -250,9 +254,10 @@ def main(argv=None):
         scorer = Scorer(compare)
         methods = a.methods.split(",")
         if "layout" in methods:
-            run_layout(pages, scorer, link_ratio=a.link_ratio, refine=a.refine)
+            run_layout(pages, scorer, link_ratio=a.link_ratio, refine=a.refine, n_references=a.n_references)
         if "layout-refine" in methods:
-            run_layout(pages, scorer, "fastx:layout+refine", link_ratio=a.link_ratio, refine=True)
+            run_layout(pages, scorer, "fastx:layout+refine", link_ratio=a.link_ratio, refine=True,
+                       n_references=a.n_references)
         if "layout-noref" in methods:      # the documented fallback: no reference page
             run_layout(pages, scorer, "fastx:layout-noref", False, link_ratio=a.link_ratio, refine=a.refine)
         if "site" in methods and corpus != "swde-book":
