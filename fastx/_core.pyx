@@ -17,6 +17,7 @@ compiled into this one extension module:
 - ``_guard.pxi``   hostile input: bounds lexbor's tree-builder work (depth, formatting, attributes)
 - ``_parse.pxi``   the same bounds applied to lexbor's tokens during the parse (the fast path)
 - ``_vsse.pxi``    VSSE: vvtc, tag-path pcs aggregation, SimHash/Hamming, WVC, HMM over DOM levels
+- ``_markdown.pxi`` Markdown output: CommonMark + GitHub tables over the Doc and a keep mask
 - ``_meta.pxi``    page metadata: one bounded pass over lexbor's tree collecting meta/JSON-LD/byline evidence
 - ``_sniff.pxi``   non-HTML input: control/NUL byte counts of the head of the bytes
 """
@@ -39,6 +40,7 @@ include "_gbt.pxi"
 include "_guard.pxi"
 include "_parse.pxi"
 include "_vsse.pxi"
+include "_markdown.pxi"
 include "_meta.pxi"
 include "_sniff.pxi"
 

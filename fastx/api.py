@@ -77,6 +77,7 @@ class Extraction:
     doc: Doc = field(repr=False)
     keep: np.ndarray = field(repr=False)
     _html: str | None = field(default=None, repr=False)
+    _markdown: str | None = field(default=None, repr=False)
     _metadata: "Metadata | None" = field(default=None, repr=False)
 
     @property
@@ -96,10 +97,27 @@ class Extraction:
             self._html = self.doc.render_html(self.keep)
         return self._html
 
-    def to_dict(self, html: bool = False) -> dict:
+    @property
+    def markdown(self) -> str:
+        """The kept content as Markdown (CommonMark with GitHub tables; ``to_markdown()`` with
+        links and images), made on first access."""
+        if self._markdown is None:
+            self._markdown = self.to_markdown()
+        return self._markdown
+
+    def to_markdown(self, links: bool = True, images: bool = True) -> str:
+        """The kept content as Markdown: headings, paragraphs, lists, pipe tables, fenced code
+        (raw text, language from the class), emphasis, blockquotes, rules; links ``[text](url)``
+        and images ``![alt](url)`` unless switched off.  Relative URLs are resolved against
+        ``<base href>``, else the canonical URL, else `url`; only http(s), mailto and relative
+        URLs (and ``data:image/*`` images) are written.  A compiled pass (fastx/_markdown.pxi)."""
+        base = _core.markdown_base(self.doc, self.url)
+        return _core.render_markdown(self.doc, self.keep, links=links, images=images, base=base)
+
+    def to_dict(self, html: bool = False, markdown: bool = False) -> dict:
         """Plain dict (for JSON): url, title, description, method, text, the metadata fields
         (fastx.metadata.FIELDS: title is the page's headline, canonical_url the canonical URL),
-        and html if asked."""
+        and html and markdown if asked."""
         d = {"url": self.url, "title": self.title, "description": self.description,
              "method": self.method, "text": self.text}
         m = self.metadata.as_flat()
@@ -108,6 +126,8 @@ class Extraction:
         d.update(m)
         if html:
             d["html"] = self.html
+        if markdown:
+            d["markdown"] = self.markdown
         return d
 
     def __str__(self) -> str:

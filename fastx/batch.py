@@ -111,8 +111,9 @@ def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _run_one(page: Page, method: str, params: dict, with_html: bool) -> tuple[dict, int]:
-    """Extract one page; (record without 'input', bytes read).  Never raises for a page's fault."""
+def _run_one(page: Page, method: str, params: dict, outputs: int) -> tuple[dict, int]:
+    """Extract one page; (record without 'input', bytes read).  Never raises for a page's fault.
+    `outputs`: the extra fields, OUT_HTML | OUT_MARKDOWN bits (a bool: html or not)."""
     rec = _record(page, method)
     del rec["input"]
     nbytes = 0
@@ -131,7 +132,7 @@ def _run_one(page: Page, method: str, params: dict, with_html: bool) -> tuple[di
             raise InputError("the page has no HTML (neither html nor path given)")
         nbytes = len(html)
         r = api.extract(html, url=page.url, method=method, encoding=page.encoding, **params)
-        rec.update(r.to_dict(html=with_html))
+        rec.update(r.to_dict(html=bool(outputs & OUT_HTML), markdown=bool(outputs & OUT_MARKDOWN)))
     except FastxError as exc:
         rec["error"] = _error_text(exc)
     except MemoryError:
@@ -180,7 +181,7 @@ def extract_many(pages: Iterable, jobs: int = 1, *, method: str | None = None,
                  timeout: float | None = DEFAULT_TIMEOUT, html: bool = False, threads: bool = False,
                  progress: bool = False, stats: BatchStats | None = None, start_method: str | None = None,
                  initializer: Callable | None = None, initargs: tuple = (),
-                 memory_limit: int | None = None, **params) -> Iterator[dict]:
+                 memory_limit: int | None = None, markdown: bool = False, **params) -> Iterator[dict]:
     """Extract many pages; yield one record per input, in input order.
 
     pages: an iterable (read lazily) of HTML bytes/str, :class:`Page`,
@@ -190,6 +191,7 @@ def extract_many(pages: Iterable, jobs: int = 1, *, method: str | None = None,
     timeout: seconds per page (worker processes only); a page over it yields
         an ``ExtractionTimeout`` record and its worker is replaced.
     html: add the cleaned HTML of the kept nodes to each record.
+    markdown: add the Markdown of the kept nodes (``Extraction.markdown``) to each record.
     progress: a progress bar on stderr (needs tqdm: ``pip install fastx-extract[progress]``).
     stats: a :class:`BatchStats` to fill (pages, errors, bytes, seconds).
     start_method: multiprocessing start method (default forkserver where available).
@@ -208,12 +210,13 @@ def extract_many(pages: Iterable, jobs: int = 1, *, method: str | None = None,
         raise InputError(f"timeout must be positive seconds or None, got {timeout}")
     st = stats if stats is not None else BatchStats()
     st._start = time.perf_counter()
+    outputs = (OUT_HTML if html else 0) | (OUT_MARKDOWN if markdown else 0)     # _run_one's extra fields
     if threads and jobs >= 1:
-        gen = _threaded(pages, jobs, method, params, html, st)
+        gen = _threaded(pages, jobs, method, params, outputs, st)
     elif jobs == 0:
-        gen = _inline(pages, method, params, html, st)
+        gen = _inline(pages, method, params, outputs, st)
     else:
-        gen = _Pool(jobs, method, params, html, timeout, start_method, initializer, initargs,
+        gen = _Pool(jobs, method, params, outputs, timeout, start_method, initializer, initargs,
                     memory_limit, st).run(pages)
     if progress:
         gen = _with_progress(gen, st, pages)
@@ -229,19 +232,19 @@ def _count(st: BatchStats, rec: dict, nbytes: int) -> dict:
     return rec
 
 
-def _inline(pages, method, params, with_html, st) -> Iterator[dict]:
+def _inline(pages, method, params, outputs, st) -> Iterator[dict]:
     for i, item in enumerate(pages):
         page = _as_page(item, i)
         if isinstance(page, str):
             rec, nbytes = _record(None, method), 0
             rec["error"] = page
         else:
-            rec, nbytes = _run_one(page, method, params, with_html)
+            rec, nbytes = _run_one(page, method, params, outputs)
             rec = {"input": page.input, **rec}
         yield _count(st, rec, nbytes)
 
 
-def _threaded(pages, jobs, method, params, with_html, st) -> Iterator[dict]:
+def _threaded(pages, jobs, method, params, outputs, st) -> Iterator[dict]:
     from concurrent.futures import ThreadPoolExecutor
 
     def one(i_item):
@@ -251,7 +254,7 @@ def _threaded(pages, jobs, method, params, with_html, st) -> Iterator[dict]:
             rec = _record(None, method)
             rec["error"] = page
             return rec, 0
-        rec, nbytes = _run_one(page, method, params, with_html)
+        rec, nbytes = _run_one(page, method, params, outputs)
         return {"input": page.input, **rec}, nbytes
 
     window = max(16, 8 * jobs)
@@ -284,7 +287,7 @@ def _with_progress(gen, st: BatchStats, pages) -> Iterator[dict]:
 
 # ---------------------------------------------------------------- worker processes
 
-def _worker_main(tasks, results, method, params, with_html, initializer, initargs, memory_limit):
+def _worker_main(tasks, results, method, params, outputs, initializer, initargs, memory_limit):
     """A worker process: read (seq, Page) from `tasks`, send (seq, record, bytes) to `results`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C and stops us
     if memory_limit:
@@ -301,7 +304,7 @@ def _worker_main(tasks, results, method, params, with_html, initializer, initarg
         if task is None:
             return
         seq, page = task
-        rec, nbytes = _run_one(page, method, params, with_html)
+        rec, nbytes = _run_one(page, method, params, outputs)
         results.send((seq, rec, nbytes))
 
 
@@ -403,14 +406,14 @@ def _signal_name(code: int | None) -> str:
 
 
 class _Pool:
-    def __init__(self, jobs, method, params, with_html, timeout, start_method, initializer, initargs,
+    def __init__(self, jobs, method, params, outputs, timeout, start_method, initializer, initargs,
                  memory_limit, st):
         self.jobs = jobs
         self.method = method
         self.timeout = timeout
         self.st = st
         self.ctx = _context(start_method)
-        self.args = (method, params, with_html, initializer, initargs, memory_limit)
+        self.args = (method, params, outputs, initializer, initargs, memory_limit)
         self.window = max(64, 16 * jobs)    # pages read ahead of the oldest unfinished one
 
     def run(self, pages) -> Iterator[dict]:
@@ -517,6 +520,7 @@ class _Pool:
 _RECORD_FIELDS = ("input", "url", "title", "description", "text", "method", "error")
 # the page metadata, flat (fastx.metadata.FIELDS; title and description are already above)
 _RECORD_FIELDS += tuple(f for f in _metadata_fields.FIELDS if f not in _RECORD_FIELDS)
+OUT_HTML, OUT_MARKDOWN = 1, 2       # extra record fields (extract_many's html= and markdown=)
 
 
 def add_arguments(ap) -> None:
@@ -624,14 +628,15 @@ def _single_page(args) -> bool:
 class _ParquetSink:
     """Records to a Parquet file, one row group per 1,000 records (needs pyarrow)."""
 
-    def __init__(self, path: str, with_html: bool):
+    def __init__(self, path: str, with_html: bool, with_markdown: bool = False):
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
             raise InputError("Parquet output needs pyarrow: pip install 'fastx-extract[parquet]'") from None
         self.pa = pa
-        self.fields = _RECORD_FIELDS + (("html",) if with_html else ())
+        self.fields = _RECORD_FIELDS + (("html",) if with_html else ()) + \
+            (("markdown",) if with_markdown else ())
         self.schema = pa.schema([(f, pa.string()) for f in self.fields])
         self.writer = pq.ParquetWriter(path, self.schema, compression="zstd")
         self.rows: list[dict] = []
@@ -737,6 +742,7 @@ def run_extract(args, method_params: dict) -> int:
         raise InputError("--format parquet needs --output FILE.parquet")
     jobs = args.jobs if args.jobs is not None else (0 if single else 1)
     with_html = fmt == "html" or (fmt != "text" and args.html)
+    with_md = fmt == "markdown" or (fmt in ("json", "parquet") and getattr(args, "markdown", False))
     show_progress = args.progress if args.progress is not None else (not single and sys.stderr.isatty())
     if show_progress:
         try:
@@ -749,11 +755,11 @@ def run_extract(args, method_params: dict) -> int:
     method = params.pop("method")
     st = BatchStats()
     records = extract_many(cli_pages(args), jobs=jobs, method=method, timeout=args.timeout or None,
-                           html=with_html, progress=show_progress, stats=st, **params)
+                           html=with_html, markdown=with_md, progress=show_progress, stats=st, **params)
     sink = None
     out = sys.stdout
     if fmt == "parquet":
-        sink = _ParquetSink(args.output, with_html)
+        sink = _ParquetSink(args.output, with_html, with_md)
     elif to_dir:
         sink = _DirSink(args.output, fmt)
     elif args.output:
@@ -766,10 +772,10 @@ def run_extract(args, method_params: dict) -> int:
                 sink.write(rec)
                 continue
             if fmt == "json":
-                line = json.dumps({k: rec.get(k) for k in _RECORD_FIELDS + (("html",) if with_html else ())},
-                                  ensure_ascii=False)
+                line = json.dumps({k: rec.get(k) for k in _RECORD_FIELDS + (("html",) if with_html else ())
+                                   + (("markdown",) if with_md else ())}, ensure_ascii=False)
             elif rec["error"] is None:
-                line = rec["html"] if fmt == "html" else rec["text"]
+                line = rec["html"] if fmt == "html" else (rec["markdown"] if fmt == "markdown" else rec["text"])
             else:
                 line = None
             if sink is not None:

@@ -136,9 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--max-download", type=float, default=None, metavar="MB",
                     help="largest page fetched, decoded (default 20 MB); larger ones get an error record")
     ex.add_argument("--method", default="default", help="extraction method (see `fastx methods`)")
-    ex.add_argument("--format", choices=("text", "json", "jsonl", "html", "parquet"), default=None,
+    ex.add_argument("--format", choices=("text", "json", "jsonl", "html", "markdown", "parquet"), default=None,
                     help="default: text for one page, JSON lines for a batch (Parquet for -o *.parquet)")
     ex.add_argument("--html", action="store_true", help="with --format json/parquet: include cleaned HTML")
+    ex.add_argument("--markdown", action="store_true",
+                    help="with --format json/parquet: include the Markdown (a 'markdown' field)")
     ex.add_argument("--url", help="the page's URL (used by some methods)")
     ex.add_argument("--rules", help="site rules from `fastx learn-site` (implies --method site)")
     batch.add_arguments(ex)
