@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import html as _html
+import inspect
 import json
 import math
 import re
@@ -182,18 +183,28 @@ def _default_model(model):
     return model
 
 
-def explain_default(doc, threshold: float | None = None, page_threshold: float | None = None, model=None,
-                    headline: bool = True, top: int = 4, **_) -> dict:
-    """The explanation protocol (module docstring) for method ``default``: per node, the
-    probability of its unit (``P(keep)``, the score thresholded) and the log-odds; as reason,
-    the unit's decision and the `top` features that moved its log-odds most
-    (:func:`tree_contributions`), each with its value.  Units kept by the headline rule and
-    pages where no unit reaches `page_threshold` say so."""
-    from .methods.default import features
-    m = _default_model(model)
-    thr = m.threshold if threshold is None else float(threshold)
-    page_thr = m.page_threshold if page_threshold is None else float(page_threshold)
-    unit_of, units, X = features(doc)
+def explain_default(doc, top: int = 4, **params) -> dict:
+    """The explanation protocol (module docstring) for method ``default``, with its parameters
+    (`params`): per node, the probability of its unit (``P(keep)``, the score thresholded) and
+    the log-odds; as reason, the unit's verdict and the `top` features that moved its log-odds
+    most (:func:`tree_contributions`), each with its value.
+
+    The verdicts are the method's own keep mask (the registered ``default`` run with the same
+    parameters), so the report never disagrees with ``fastx.extract``; units kept below the
+    threshold (the headline rule) and pages where nothing is kept (no unit reaches the page
+    threshold) say so.  The threshold is the one asked for, else the model's; a model with
+    thresholds per page type (``type_thresholds``) and no explicit threshold has no single
+    line to draw, and the reasons give the probabilities alone."""
+    from .methods import default as dm
+    reg = _method("default")
+    keep = np.asarray(reg.run(doc, **{k: v for k, v in params.items() if k in reg.params}), dtype=bool)
+    m = _default_model(params.get("model"))
+    threshold = params.get("threshold")
+    if threshold is None and getattr(m, "type_thresholds", None) is None:
+        threshold = m.threshold
+    thr = None if threshold is None else float(threshold)
+    feat_params = inspect.signature(dm.features).parameters
+    unit_of, units, X = dm.features(doc, **{k: v for k, v in params.items() if k in feat_params and k != "doc"})
     n, nu = doc.n, len(units)
     bias, C = tree_contributions(m, X)
     z = bias + C.sum(axis=1) if nu else np.zeros(0)
@@ -204,22 +215,22 @@ def explain_default(doc, threshold: float | None = None, page_threshold: float |
     z_node = np.full(n, np.nan)
     p_node[has] = prob[unit_of[has]]
     z_node[has] = z[unit_of[has]]
-    keep = np.asarray(m.keep(doc, threshold, page_threshold, headline), dtype=bool) if nu else np.zeros(n, bool)
     unit_kept = np.zeros(nu, dtype=bool)
     if nu:
         unit_kept[unit_of[has]] = keep[has]
     names = _core.FEATURE_NAMES
-    page_ok = bool(nu) and bool((prob >= page_thr).any())
+    page_empty = not keep.any()
     reasons = ["not part of any text unit (no text below a block element)"]
     for u in range(nu):
         verdict = "kept" if unit_kept[u] else "dropped"
-        if unit_kept[u] and prob[u] < thr:
-            why = f"P {prob[u]:.3f} < {thr:.3f}, kept as the headline (reads like the page title)"
-        elif not page_ok:
+        cmp = "" if thr is None else f" {'≥' if prob[u] >= thr else '<'} {thr:.3f}"
+        if page_empty:
             why = (f"P {prob[u]:.3f}; dropped with the whole page: no unit reaches the page threshold "
-                   f"{page_thr:.3f} (no main content)")
+                   "(no main content)")
+        elif unit_kept[u] and thr is not None and prob[u] < thr:
+            why = f"P {prob[u]:.3f}{cmp}, kept as the headline (reads like the page title)"
         else:
-            why = f"P {prob[u]:.3f} {'≥' if prob[u] >= thr else '<'} {thr:.3f}: {verdict}"
+            why = f"P {prob[u]:.3f}{cmp}: {verdict}"
         order = np.argsort(-np.abs(C[u]))[:top]
         moved = ", ".join(f"{C[u, j]:+.2f} {names[j]}={float(X[u, j]):.4g}" for j in order if C[u, j] != 0.0)
         reasons.append(f"{why}. Log-odds {z[u]:+.2f} = base {bias:+.2f}"
