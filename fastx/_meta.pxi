@@ -88,7 +88,7 @@ cdef inline bint _meta_ci_has(const unsigned char *s, size_t n, const char *lit,
 
 
 cdef bint _meta_hint_name(const unsigned char *v, size_t n) noexcept nogil:
-    """A class/id/rel value naming an author, byline, writer, source or a date/time (one pass)."""
+    """A class/id/rel value naming an author, byline, writer, user name, source or a date/time (one pass)."""
     cdef size_t i
     cdef unsigned char c
     for i in range(n):
@@ -107,6 +107,9 @@ cdef bint _meta_hint_name(const unsigned char *v, size_t n) noexcept nogil:
                 return True
         elif c == 119:
             if _meta_ci_at(v + i, n - i, b"writer", 6):
+                return True
+        elif c == 117:
+            if _meta_ci_at(v + i, n - i, b"username", 8) or _meta_ci_at(v + i, n - i, b"user-name", 9):
                 return True
         elif c == 116:
             if _meta_ci_at(v + i, n - i, b"time", 4):
@@ -140,7 +143,7 @@ cdef str _meta_text(fx_node *node, size_t limit):
             if take > limit - k:
                 take = limit - k
             if k > 0 and k < limit:
-                buf[k] = 32          # text nodes of different elements are separate words
+                buf[k] = 10          # text nodes are separate lines (a byline's name, then its role)
                 k += 1
                 if take > limit - k:
                     take = limit - k

@@ -510,7 +510,11 @@ def _unzstd(data: bytes, limit: int):
 def _unbrotli(data: bytes, limit: int):
     import brotli
     d = brotli.Decompressor()
-    c = d.process(data, output_buffer_limit=1 << 20)
+    try:
+        c = d.process(data, output_buffer_limit=1 << 20)
+    except TypeError:   # brotli < 1.2: no bounded output
+        raise InputError("the page is brotli-compressed; bounded decompression needs brotli >= 1.2: "
+                         "pip install 'fastx[compressed]'") from None
     yield c
     while not d.is_finished() and not d.can_accept_more_data():
         c = d.process(b"", output_buffer_limit=1 << 20)
@@ -542,9 +546,11 @@ def unwrap(data: bytes, limit: int) -> bytes:
     what = None
     try:
         if data.startswith(_GZIP):
-            what, data = "gzip", _capped(_gunzip(data, limit), limit, "the gzip-compressed")
+            what = "gzip"
+            data = _capped(_gunzip(data, limit), limit, "the gzip-compressed")
         elif data.startswith(_ZSTD):
-            what, data = "zstd", _capped(_unzstd(data, limit), limit, "the zstd-compressed")
+            what = "zstd"
+            data = _capped(_unzstd(data, limit), limit, "the zstd-compressed")
     except InputError:
         raise
     except Exception as exc:  # zlib.error, zstandard.ZstdError: corrupt compressed data

@@ -178,17 +178,24 @@ def _clean(s) -> str:
 _TITLE_SEPS = re.compile(r"\s+(?:\||-|–|—|·|•|::|»|/|:)\s+")
 
 
-def strip_site_suffix(title: str, sitename: str | None = None, host: str | None = None) -> str:
+def strip_site_suffix(title: str, sitename: str | None = None, host: str | None = None,
+                      names: set[str] | frozenset = frozenset()) -> str:
     """<title> without the site name: " | Site", " - Site", " — Site", "Site | ..." .
 
-    A part is dropped when it names the site (og:site_name or the host, spacing and
-    case ignored); otherwise a short last part (at most 4 words, the rest longer) is
-    taken for the site name."""
+    A part is dropped when it names the site (og:site_name, the host or one of `names`
+    (keys: casefold, punctuation removed), spacing and case ignored; from the end, so
+    " - Section | Site" loses both when both are known); otherwise a short last part (at
+    most 4 words, the rest longer) is taken for the site name."""
     title = _clean(title)
     parts = _TITLE_SEPS.split(title)
     if len(parts) < 2:
         return title
-    keys = set()
+    while names and len(parts) > 1 and _key(parts[-1]) in names:
+        title = _strip_trailing_sep(title[:title.rfind(parts[-1])])
+        parts = parts[:-1]
+    if len(parts) < 2:
+        return title
+    keys = set(names)
     if sitename:
         keys.add(_key(sitename))
     if host:
@@ -322,7 +329,7 @@ def _ld_str(v) -> str:
 
 _BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|reporting|published)\s+)?by\s*[:\-]?\s+",
                  re.I)
-_NAME_SPLIT = re.compile(r"\s*(?:;|\band\b|&|\+|,|\bund\b|\bet\b|\by\b|、|，|/|\|)\s*", re.I)
+_NAME_SPLIT = re.compile(r"\s*(?:;|\band\b|&|\+|,|\bund\b|\bet\b|\by\b|、|，|/|\||⋅|•)\s*", re.I)
 _NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
                        r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
 _DATE_TAIL = re.compile(rf"\s*(?:[|•·,–—-]\s*)?\b(?:(?:posted|published|updated|last updated|on)\b.*|(?:{_MON})\.?\s+\d.*|\d{{1,2}}\s+(?:{_MON})\b.*|\d{{1,4}}[/.-]\d.*)$", re.I)
@@ -415,9 +422,10 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
     items: dict[str, list[tuple[str, int]]] = {}
     times: list[tuple[str, str, int]] = []
     h1s: list[tuple[str, int]] = []
-    hints: list[tuple[str, str, int]] = []
+    hints: list[tuple[str, str, int, str]] = []
     texts: list[tuple[str, str, int]] = []
     years: list[tuple[str, int]] = []
+    item_author: dict[str, str] = {}
     canonical = base = lang = None
     link_author = None
     for kind, key, val, order in recs:
@@ -433,7 +441,10 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
         elif kind == _K_LD:
             ld_texts.append(val)
         elif kind == _K_ITEM:
-            items.setdefault(key.strip().lower(), []).append((_clean(val), order))
+            k = key.strip().lower()
+            items.setdefault(k, []).append((_clean(val), order))
+            if k == "author" and "author" not in item_author:
+                item_author["author"] = val
         elif kind == _K_LINK:
             k = key.lower()
             if "canonical" in k and canonical is None:
@@ -447,7 +458,7 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             if t:
                 h1s.append((t, order))
         elif kind == _K_HINT:
-            hints.append((key.lower(), _clean(val), order))
+            hints.append((key.lower(), _clean(val), order, val))
         elif kind == _K_TEXT:
             texts.append((_clean(key), _clean(val), order))
         elif kind == _K_LANG:
@@ -525,11 +536,8 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 names.extend(_split_names(x))
             if set_("author", _join_names(names), "meta"):
                 break
-    if md.author is None and "author" in items:
-        names = []
-        for v, _ in items["author"][:1]:       # the first: on forums the original poster
-            names.extend(_split_names(v))
-        set_("author", _join_names(names), "microdata")
+    if md.author is None and item_author:      # the first: on forums the original poster
+        set_("author", _join_names(_byline_names(item_author["author"], True)), "microdata")
     if md.author is None:
         set_("author", _byline_author(hints, texts, link_author, h1s, md), "byline")
 
@@ -722,7 +730,7 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
     first h1s:
     - an h1 equal to a candidate (casefold, punctuation ignored) is the title;
     - an h1 that is the site name (or a part of <title> its separator splits off) is not;
-    - an h1 inside a longer candidate ("Recent Trends" in "8 Recent Trends") gives that candidate;
+    - a candidate inside the h1 ("Title" in "Dec 18 2025 Title") is the title;
     - an h1 that shares at least half the words of the best candidate is the title (editors
       rewrite the SEO title; the visible headline is the page's own).
     Else the most trusted candidate."""
@@ -748,10 +756,20 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
     if raw_title:
         parts = _TITLE_SEPS.split(raw_title)
         if len(parts) > 1:
-            site_keys.update(_key(p) for p in (parts[0], parts[-1]))
+            site_keys.add(_key(parts[-1]))
     if host:
         site_keys.add(_key(host.removeprefix("www.")))
     site_keys.discard("")
+    # the leading segments of the candidates (a site or section name follows the separator)
+    seg_keys, tail_keys = set(), set()
+    for c in [c for c, _ in cands] + [raw_title]:
+        ps = _TITLE_SEPS.split(c) if c else []
+        seg_keys.update(_key(p) for p in ps[:-1])
+        if len(ps) > 1:
+            tail_keys.add(_key(ps[-1]))
+    seg_keys.discard("")
+    tail_keys.discard("")
+    found_site: set[str] = set()
     best = None
     for h, _ in h1s[:4]:
         kh = _key(h)
@@ -760,12 +778,13 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
         if kh in keys:
             md.source["title"] = "h1"
             return h
-        if kh in site_keys and kh not in keys:
+        if kh in site_keys or kh in tail_keys:
+            found_site.add(kh)           # an h1 naming the site ("The Rust Programming Language")
             continue
+        if kh in seg_keys:          # "Flexbox" of "Flexbox - Learn web development | MDN"
+            md.source["title"] = "h1"
+            return h
         for (c, s), kc in zip(cands, keys):
-            if len(kh) >= 8 and kh in kc and len(kc) > len(kh):
-                md.source["title"] = s
-                return c
             if len(kc) >= 8 and kc in kh:
                 md.source["title"] = s
                 return c
@@ -779,7 +798,7 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
         return best
     if cands:
         md.source["title"] = cands[0][1]
-        return cands[0][0]
+        return strip_site_suffix(cands[0][0], site, host, found_site) if found_site else cands[0][0]
     if h1s:
         md.source["title"] = "h1"
         return h1s[0][0]
@@ -789,20 +808,72 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
 TITLE_OVERLAP = 0.3
 
 
+_ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder|contributor|contributing|author|"
+                   r"authors|expert|senior|director|manager|ceo|cto|journalist|correspondent|columnist|"
+                   r"moderator|member|joined|topic|head|chief|specialist|analyst|strategist|lead|"
+                   r"marketing|insights|posts?|view|profile|follow|more|about|written|recipe|by|min|read|"
+                   r"updated|published|posted)\b", re.I)
+
+
+_USER_NAME = re.compile(r"[\w.\-]{2,40}")
+
+
+def _trim_role(n: str) -> str:
+    """A name without the job title after it: "Keith Barry Senior Autos Reporter" -> "Keith Barry",
+    "David at Acme" -> "David"; "" when the text starts with a role word."""
+    m = _ROLE.search(n)
+    if m:
+        n = n[:m.start()]
+    n = re.split(r"\s+(?:at|from|of|für|de)\s+", n, maxsplit=1)[0]
+    return n.strip(" ,.-–—|⋅•")
+
+
+def _byline_names(raw: str, single_words: bool = False) -> list[str]:
+    """The names a byline element's text starts with, line by line (each text node of the
+    element is a line): "By" / "and" / "," lines join names, the first line that is not a
+    name (a job title: "Senior Autos Reporter", a date, "Founder at X") ends the byline.
+    `single_words`: one-word names are accepted (forum user names), else a class naming an
+    author must give a name of two words ("Industry" there is a label)."""
+    lines = [x.strip() for x in raw.split("\n")]
+    names: list[str] = []
+    expect = True
+    for i, line in enumerate(x for x in lines if x):
+        if i > 6:
+            break
+        low = line.lower().strip(" :,.-–—|")
+        if low in ("by", "written by", "posted by", "words by", "and", "&", "", "author", "authors",
+                   "reviewed by", "edited by", "story by"):
+            expect = True
+            continue
+        if not expect:
+            break
+        line = _BY.sub("", line)
+        found = [n for n in map(_trim_role, _split_names(line)) if n and not n.startswith((".", "/")) and (
+                 _name_like(n) and (single_words or len(n.split()) >= 2) and len(n) >= 2
+                 and (single_words or not any(c.isdigit() for c in n))
+                 or single_words and _USER_NAME.fullmatch(n))]
+        if not found:
+            if names or i > 1:
+                break
+            continue
+        names.extend(found)
+        expect = line.rstrip().endswith((",", " and", "&"))
+    return names
+
+
 def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
     """An author from the visible page: elements whose class/id/rel names an author or byline,
     "By ..." text, Chinese 作者/记者 bylines; the one nearest after the first h1 is preferred."""
     h1_order = h1s[0][1] if h1s else 0
     cands: list[tuple[int, str]] = []
-    for key, txt, order in hints:
-        if not txt or len(txt) > 120:
+    for key, txt, order, raw in hints:
+        if not txt or len(txt) > 160:
             continue
-        if ("author" in key or "byline" in key or "writer" in key) and not any(
+        user = "username" in key or "user-name" in key
+        if ("author" in key or "byline" in key or "writer" in key or user) and not any(
                 b in key for b in ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label",
-                                   "box", "comment")):
-            names = _split_names(txt)
-            # a class naming an author gives a name of two words or more ("Industry" is a label)
-            names = [n for n in names if _name_like(n) and (len(n.split()) >= 2 or _BY.match(txt))]
+                                   "box", "comment", "reply", "quote")):
+            names = _byline_names(raw, user)
             if names:
                 cands.append((order, _join_names(names)))
     for key, txt, order in texts:
@@ -814,7 +885,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
                 cands.append((order, _join_names(re.split(r"[\s、，,]+", m[1]))))
                 break
             if _BY.match(t) and len(t) < 120:
-                names = [n for n in _split_names(t) if _name_like(n)]
+                names = [n for n in map(_trim_role, _split_names(t)) if n and _name_like(n)]
                 if names:
                     cands.append((order, _join_names(names)))
                     break
@@ -857,7 +928,7 @@ def _shown_dates(times, hints, texts, years, h1_order: int) -> list[str]:
             found.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, d))
     for key, txt, order in texts:
         add(key if key and len(key) < 160 else txt, order, 1)
-    for key, txt, order in hints:
+    for key, txt, order, _ in hints:
         if len(txt) < 100 and not any(w in key for w in ("comment", "related", "footer", "copyright")):
             add(txt, order, 2)
     for txt, order in years:
