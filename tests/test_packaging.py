@@ -90,7 +90,10 @@ def test_wheel_matrix(pyproject):
     assert cb["build"].split() == ["cp310-*", "cp311-*", "cp312-*", "cp313-*", "cp314-*"]
     assert "musllinux" not in cb.get("skip", "")              # musllinux wheels are built
     assert "{project}/tests" in cb["test-command"]
-    wf = (ROOT / ".github" / "workflows" / "wheels.yml").read_text()
+    path = ROOT / ".github" / "workflows" / "wheels.yml"
+    if not path.exists():
+        pytest.skip("no .github/workflows here (an sdist)")
+    wf = path.read_text()
     for needle in ("pull_request", "ubuntu-24.04-arm", "macos-14", "windows-latest", "pypa/cibuildwheel@",
                    "pypa/gh-action-pypi-publish@", "id-token: write", "name: pypi",
                    "https://pypi.org/p/fastx-extract"):

@@ -165,7 +165,7 @@ def test_no_chromium_is_a_typed_error(monkeypatch):
     with pytest.raises(fastx.RenderError, match="apt-get install chromium"):
         find_chromium()
     r = Renderer()
-    with pytest.raises(fastx.RenderError, match="fastx\\[render\\]"):
+    with pytest.raises(fastx.RenderError, match="fastx-extract\\[render\\]"):
         r.render(PAGE)
     r.close()
 
