@@ -48,10 +48,27 @@ def _read(path: Path):
         yield str(path), None, f"cannot read {path}: {exc.strerror or exc}"
 
 
+def _probability(text: str) -> float:
+    """argparse type: a probability in [0, 1]."""
+    try:
+        p = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= p <= 1.0:
+        raise argparse.ArgumentTypeError(f"a probability in [0, 1], not {text}")
+    return p
+
+
+def _threshold(args) -> dict:
+    """--threshold as the method parameter `threshold` (only when given)."""
+    t = getattr(args, "threshold", None)
+    return {} if t is None else {"threshold": t}
+
+
 def cmd_extract(args) -> int:
     """One page: its text; a batch (directories, WARC, --files-from, several inputs): JSON lines
     or Parquet, one record per page in input order, --jobs worker processes (fastx.batch)."""
-    return batch.run_extract(args, _method_params(args))
+    return batch.run_extract(args, {**_method_params(args), **_threshold(args)})
 
 
 def cmd_evaluate(args) -> int:
@@ -142,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--markdown", action="store_true",
                     help="with --format json/parquet: include the Markdown (a 'markdown' field)")
     ex.add_argument("--url", help="the page's URL (used by some methods)")
+    ex.add_argument("--threshold", type=_probability, default=None, metavar="P",
+                    help="method default: the probability a block needs to be kept (default: the model's); "
+                         "lower keeps more (recall), higher keeps less (precision); 0.3-0.8 is useful")
     ex.add_argument("--rules", help="site rules from `fastx learn-site` (implies --method site)")
     batch.add_arguments(ex)
     ex.set_defaults(func=cmd_extract)

@@ -97,6 +97,19 @@ def test_output_file_still_a_file(tmp_path):
         run_extract(args, {"method": "cetd"})
 
 
+def test_threshold_option_is_the_methods_parameter(tmp_path, capsys):
+    page = tmp_path / "p.html"
+    page.write_bytes(ARTICLE)
+    for t in ("0.05", "0.95"):
+        assert cli.main(["extract", str(page), "--threshold", t]) == 0
+        assert capsys.readouterr().out == fastx.extract(ARTICLE, threshold=float(t)).text + "\n"
+    with pytest.raises(SystemExit) as exc:                                    # not a probability
+        cli.main(["extract", str(page), "--threshold", "1.5"])
+    assert exc.value.code == 2 and "probability" in capsys.readouterr().err
+    assert cli.main(["extract", str(page), "--threshold", "0.5", "--method", "cetd"]) == 2   # cetd has none
+    assert "no parameter 'threshold'" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- show: default, explained
 def random_model(X, trees=40, depth=4, seed=3):
     """A tree ensemble over the real feature space, thresholds at quantiles of X (so that paths
