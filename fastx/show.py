@@ -434,8 +434,29 @@ def report(page, methods: Sequence[str] | str = ("default",), url: str | None = 
         head_bits.insert(0, _html.escape(name))
     return _TEMPLATE.format(
         title=_html.escape(title), title_attr=_html.escape(title, quote=True),
-        sub=" · ".join(head_bits), views="".join(views), n_views=len(views),
+        sub=" · ".join(head_bits), views="".join(views), n_views=len(views), meta=metadata_html(doc, url),
         methods=_html.escape(", ".join(methods)), data=_json_script(data), css=_CSS, js=_JS)
+
+
+def metadata_html(doc, url: str | None = None) -> str:
+    """The page's metadata (fastx.metadata) as a collapsible table: every field, its value and
+    where it came from (json-ld, opengraph, meta, microdata, time, byline, h1, title, url...).
+    Values are text, HTML-escaped: URLs are not links and images are not loaded."""
+    from .metadata import extract_metadata
+    esc = _html.escape
+    md = extract_metadata(doc, url)
+    rows = []
+    for name in ("title", "author", "date", "date_modified", "sitename", "language", "url", "image",
+                 "description", "tags", "categories", "type"):
+        value = getattr(md, name)
+        if isinstance(value, list):
+            value = ", ".join(value)
+        src = md.source.get(name, "")
+        rows.append(f'<tr><th>{esc(name)}</th><td>{esc(value) if value else "<i>none</i>"}</td>'
+                    f'<td class="fx-src">{esc(src)}</td></tr>')
+    found = sum(1 for name in md.source)
+    return (f'<details class="fx-meta"><summary>page metadata: {found} fields found</summary>'
+            f'<table><tr><th>field</th><th>value</th><th>from</th></tr>{"".join(rows)}</table></details>')
 
 
 def _view_html(v: int, method: str, description: str, doc, keep, expl, charts, kept_chars: int,
@@ -468,6 +489,9 @@ def _view_html(v: int, method: str, description: str, doc, keep, expl, charts, k
 
 _CSS = """
 *{box-sizing:border-box}
+.fx-meta{margin:4px 12px;font:13px/1.4 system-ui,sans-serif}.fx-meta table{border-collapse:collapse}
+.fx-meta th,.fx-meta td{text-align:left;vertical-align:top;padding:2px 8px;border-bottom:1px solid #ddd;max-width:60em;overflow-wrap:anywhere}
+.fx-meta .fx-src{color:#666;white-space:nowrap}
 html,body{margin:0;height:100%}
 body.fx-report{display:flex;flex-direction:column;font:13px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;background:#eceff1}
 .fx-head{flex:none;padding:8px 16px;background:#263238;color:#eceff1;display:flex;gap:14px;align-items:baseline;min-width:0}
@@ -655,6 +679,7 @@ _TEMPLATE = """<!DOCTYPE html>
 <style>{css}</style></head>
 <body class="fx-report">
 <header class="fx-head"><span class="fx-brand">fastx show</span><h1 title="{title_attr}">{title}</h1><span class="fx-sub">{methods} · {sub}</span></header>
+{meta}
 <main class="fx-views n{n_views}">{views}</main>
 <div id="fx-tip" class="fx-tip" hidden></div>
 <script type="application/json" id="fx-data">{data}</script>
