@@ -366,7 +366,7 @@ def _join_names(names: list[str]) -> str | None:
     seen, out = set(), []
     for n in names:
         k = _key(n)
-        if k and k not in seen:
+        if k and k not in seen and k not in _ZH_NOT_NAME:
             seen.add(k)
             out.append(n)
     return "; ".join(out[:8]) if out else None
@@ -382,7 +382,14 @@ def _name_like(s: str) -> bool:
 
 
 # Chinese bylines and datelines
-_ZH_AUTHOR = re.compile(r"(?:作者|记者|記者|撰文|文|编辑|責任編輯|责任编辑)\s*[:：／/]?\s*([\u4e00-\u9fff·]{2,4}(?:[\s、，,]+[\u4e00-\u9fff·]{2,4}){0,3})")
+_ZH_NAME = r"(?:[\u4e00-\u9fff·]{2,4}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9fff\w])"
+# "作者：张三", "记者 张三 李四", "（记者 张三）", "文/张三", "撰文|张三"; editors (责任编辑) are not authors
+_ZH_AUTHOR = re.compile(rf"(?:(?:作者|記者|记者|撰文|撰稿|采写)\s*[:：]\s*|(?:作者|记者|記者)\s+|[（(]\s*(?:记者|記者)\s*|"
+                        rf"(?:^|(?<=[\s(（【\[|丨]))文\s*[/／|丨]\s*)({_ZH_NAME}(?:[\s、，,]+{_ZH_NAME}){{0,3}})")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_ZH_NOT_NAME = {"未知", "佚名", "匿名", "不详", "网友", "原标题", "本站", "小编", "admin", "name", "author", "unknown",
+                "责任编辑", "編輯", "编辑", "记者", "通讯员", "全部", "整合", "综合", "原创", "本站原创", "转载",
+                "来源", "出处", "报道", "摄影", "图片", "视频"}
 _ZH_SOURCE = re.compile(r"(?:来源|來源|出处|稿源)\s*[:：]\s*([^\s:：|丨]{2,20})")
 _ZH_DATE = re.compile(r"(?:发布时间|發布時間|发表时间|时间|日期|发布日期|发布于|發表於)\s*[:：]?\s*([0-9年月日\-/.\s:]{8,30})")
 
@@ -398,7 +405,8 @@ _DATE_META = ("article:published_time", "og:published_time", "og:article:publish
               "og:updated_time_published", "displaydate", "release_date", "created", "datecreated",
               "article:published", "bt:pubdate", "analyticsattributes.articledate")
 _MOD_META = ("article:modified_time", "og:updated_time", "datemodified", "modified_time", "dc.date.modified",
-             "dcterms.modified", "last-modified", "lastmod", "article:modified", "dateupdated", "updated")
+             "dcterms.modified", "last-modified", "lastmod", "article:modified", "dateupdated", "updated",
+             "dateupdate")
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
                 "dcterms.creator", "citation_author", "byl", "og:article:author", "book:author",
                 "cxenseparse:author", "article.author", "authors", "creator", "twitter:data1")
@@ -873,7 +881,17 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
         if ("author" in key or "byline" in key or "writer" in key or user) and not any(
                 b in key for b in ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label",
                                    "box", "comment", "reply", "quote")):
-            names = _byline_names(raw, user)
+            if _CJK.search(txt):
+                m = _ZH_AUTHOR.search(txt)
+                if m:
+                    names = [n for n in re.split(r"[\s、，,]+", m[1]) if n and n.lower() not in _ZH_NOT_NAME
+                             and not n.endswith(("记者", "編輯", "编辑", "报道"))]
+                elif ":" in txt or "：" in txt:
+                    names = []
+                else:       # an author element holding just a name ("扬眼 企鹅号": the account's name)
+                    names = txt.split()[:1]
+            else:
+                names = _byline_names(raw, user)
             if names:
                 cands.append((order, _join_names(names)))
     for key, txt, order in texts:
@@ -882,8 +900,11 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
                 continue
             m = _ZH_AUTHOR.search(t)
             if m:
-                cands.append((order, _join_names(re.split(r"[\s、，,]+", m[1]))))
-                break
+                names = [n for n in re.split(r"[\s、，,]+", m[1]) if n and n.lower() not in _ZH_NOT_NAME
+                         and not n.endswith(("记者", "編輯", "编辑", "报道"))]
+                if names:
+                    cands.append((order, _join_names(names)))
+                    break
             if _BY.match(t) and len(t) < 120:
                 names = [n for n in map(_trim_role, _split_names(t)) if n and _name_like(n)]
                 if names:
@@ -894,7 +915,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
     if not cands:
         for key, txt, order in texts:
             m = _ZH_SOURCE.search(txt) or _ZH_SOURCE.search(key)
-            if m:
+            if m and m[1] not in _ZH_NOT_NAME:
                 return m[1]
         return None
     after = [c for c in cands if c[0] >= h1_order and c[1]]
