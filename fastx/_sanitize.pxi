@@ -347,7 +347,8 @@ cdef void _sz_attrs_of(_RmBuf *b, fx_node *node, uint32_t allowed) noexcept nogi
 cdef str _render_html(Doc d, const uint8_t[::1] keep):
     """Cleaned HTML of the kept nodes and the ancestors that hold them (module comment above):
     one pass in document order, the open allowed elements on an explicit stack (no recursion)."""
-    cdef Py_ssize_t n = d.n, i, sp = 0, scap = 0
+    cdef Py_ssize_t n = d.n, i, j, sp = 0, scap = 0
+    cdef bint pre
     cdef const int32_t *parent = d.c_parent
     cdef const int32_t *end = d.c_end
     cdef const int32_t *tag = d.c_tag
@@ -397,11 +398,23 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
                 if not em[i]:
                     continue
                 if kind[i] == LXB_TEXT:
-                    if flags[i] & NF_WS_BEFORE:
+                    # collapsed text: a space where the source had whitespace.  Preformatted
+                    # text (NF_PRE) is stored raw with its leading whitespace, its trailing
+                    # whitespace carried by the next preformatted record (_add_raw_text):
+                    # a space only where the stored text does not hold it
+                    pre = (flags[i] & NF_PRE) != 0
+                    if flags[i] & NF_WS_BEFORE and not (pre and tlen[i] > 0 and buf[off[i]] <= 32):
                         _rm_lit(&b, b" ")
                     _rm_escaped(&b, buf + off[i], <size_t>tlen[i], 0)
                     if flags[i] & NF_WS_AFTER:
-                        _rm_lit(&b, b" ")
+                        if pre:
+                            j = i + 1           # the next written text (scans are disjoint: O(n))
+                            while j < n and not (kind[j] == LXB_TEXT and em[j]):
+                                j += 1
+                            if not (j < n and flags[j] & NF_PRE and tlen[j] > 0 and buf[off[j]] <= 32):
+                                _rm_lit(&b, b" ")
+                        else:
+                            _rm_lit(&b, b" ")
                     continue
                 t = tag[i]
                 if t < 0 or t >= STATIC_LIMIT:
