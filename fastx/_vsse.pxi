@@ -517,10 +517,12 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     `seeds` are leaves (text nodes), best first; `v` their vvtc (Formula 1)
     over the Doc.  A seed's tag path is the sequence of tags from the root to
     the element holding it.  Best first, each seed joins the first area
-    whose path P shares a common prefix of at least `join` * the shorter
-    path's length with its own path Y ("aggregate tag paths to discover the
+    whose path P shares a common prefix of at least `join` * the length of
+    the area's founding path (its best seed's) ("aggregate tag paths to discover the
     maximum common path prefix"), and P becomes that prefix; otherwise the
-    seed starts an area of its own.  An area covers every element whose own
+    seed starts an area of its own.  The share is taken of the path that
+    founded the area, so that neither a shallow seed (a notice under
+    <body>) nor joins one after the other can shorten P below `join` of it.  An area covers every element whose own
     root path is exactly P, with its subtree, and with `container` the
     parent of each such element instead (the container of the paragraphs the
     path locates, where the headings, lists and image titles "nearby the
@@ -553,10 +555,12 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     # areas: paths (ns x (maxd + 1)) and their lengths
     paths_arr = np.empty((ns, maxd + 1), dtype=np.int32)
     plen_arr = np.zeros(ns, dtype=np.int64)
+    plen0_arr = np.zeros(ns, dtype=np.int64)
     area_arr = np.zeros(n, dtype=np.uint8)
     best_arr = np.zeros(n, dtype=np.uint8)
     cdef int32_t[:, ::1] paths = paths_arr
     cdef int64_t[::1] plen = plen_arr
+    cdef int64_t[::1] plen0 = plen0_arr
     cdef int32_t[::1] Y = np.empty(maxd + 1, dtype=np.int32)
     cdef uint8_t[::1] area = area_arr
     cdef uint8_t[::1] bestk = best_arr
@@ -568,13 +572,14 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                 L = 0
                 while L < plen[a] and L < ly and paths[a, L] == Y[L]:
                     L += 1
-                if L > 0 and L >= join * (plen[a] if plen[a] < ly else ly):
+                if L > 0 and L >= join * (plen0[a] if plen0[a] > ly else ly):
                     plen[a] = L
                     break
             else:
                 for i in range(ly):
                     paths[na, i] = Y[i]
                 plen[na] = ly
+                plen0[na] = ly
                 na += 1
         for a in range(na):
             L = plen[a]

@@ -336,12 +336,13 @@ def test_areas_join_by_common_prefix_share():
     a, b, c = text_nodes(doc)
     v = _core.vvtc(doc)
     sd = np.array([a, b, c], np.int32)
-    # html/body/div/p vs html/body/div/section/p: prefix 3 < 0.8 * 4, two areas; the first has more vvtc
+    # html/body/div/p vs html/body/div/section/p: prefix 3 < 0.8 * 5 (the longer path), two areas;
+    # the first has more vvtc
     keep, path = _core.vsse_areas(doc, sd, v, 0.8, False)
     assert [_core.TAG_NAMES_BY_ID[t] for t in path.tolist()] == ["html", "body", "div", "p"]
     assert texts(doc, keep) == ["One, two, three, four.", "Five, six, seven."]
-    # join 0.7: one area on the prefix html/body/div, every div
-    keep, path = _core.vsse_areas(doc, sd, v, 0.7, False)
+    # join 0.6: 3 >= 0.6 * 5, one area on the prefix html/body/div, every div
+    keep, path = _core.vsse_areas(doc, sd, v, 0.6, False)
     assert [_core.TAG_NAMES_BY_ID[t] for t in path.tolist()] == ["html", "body", "div"]
     assert len(texts(doc, keep)) == 3
     with pytest.raises(ValueError):
@@ -365,3 +366,25 @@ def test_link_text_carries_no_punctuation_unless_asked():
         fastx.extract(html, method="vsse", aggregation="tree")
     with pytest.raises(fastx.InputError):
         fastx.extract(html, method="vsse", join=0)
+
+
+def test_an_isolated_best_leaf_halves_t1_until_nodes_are_organized_together():
+    only = fastx.extract(NOTICE, method="vsse", together=0).text
+    assert "Notice" in only and "harbour reopened" not in only       # T1 = 0.8: the notice alone
+    text = fastx.extract(NOTICE, method="vsse").text
+    assert "harbour reopened" in text and "Forecasters expect" in text and "Notice" not in text
+    # a floor above T1 / 2 stops the halving at once
+    assert fastx.extract(NOTICE, method="vsse", floor=0.5).text == only
+
+
+def test_form_controls_are_pruned():
+    html = ("<html><body><div><p>First paragraph, with words, and more words here.</p>"
+            "<p>Second paragraph, with words, and more words too.</p>"
+            "<fieldset><label>Your name, please: (required), (optional), (anything), (else).</label>"
+            "</fieldset></div></body></html>")
+    doc = fastx.parse(html)
+    from fastx.methods.vsse import punc_counts
+    label = [i for i in text_nodes(doc) if doc.text(i).startswith("Your name")][0]
+    assert doc.punct[label] > 0 and punc_counts(doc)[label] == 0
+    text = fastx.extract(html, method="vsse").text
+    assert "First paragraph" in text and "Your name" not in text
