@@ -27,9 +27,14 @@ MAX_HTML_RATIO = 0.25
 
 
 def prepared(pages, method="default"):
-    """(html, doc, keep) per page, keep from `method`."""
+    """(html, doc, keep) per page, keep from `method` ("all": every node, the whole page)."""
+    import numpy as np
     out = []
     for html in pages:
+        if method == "all":
+            doc = fastx.parse(html)
+            out.append((html, doc, np.ones(doc.n, dtype=np.uint8)))
+            continue
         r = fastx.extract(html, method=method)
         out.append((html, r.doc, r.keep))
     return out
@@ -67,7 +72,7 @@ def main(argv=None):
     ap.add_argument("--corpus", default="dragnet", help="a compare.py corpus name (default dragnet)")
     ap.add_argument("--limit", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--method", default="default", help="the method whose keep mask is serialized")
+    ap.add_argument("--method", default="default", help="the method whose keep mask is serialized ('all': every node)")
     args = ap.parse_args(argv)
     pages = corpus_pages(args.corpus, args.limit)
     if pages is None:
