@@ -91,7 +91,8 @@ def fetch(url: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = MAX_BY
         ``min(10, timeout)`` of them and each read waits at most ``timeout``.
     max_bytes: the largest decoded body accepted.
     max_redirects: redirects followed before giving up.
-    headers: extra request headers (they override fastx's User-Agent/Accept).
+    headers: extra request headers, added to fastx's (a User-Agent, Accept, Accept-Encoding);
+        the same names replace them.
     pool: a ``urllib3.PoolManager`` to reuse connections across calls
         (:func:`fetch_many` shares one).
 
@@ -118,12 +119,14 @@ def _get(http, url, timeout, max_bytes, max_redirects, headers):
     from urllib3.exceptions import HTTPError, MaxRetryError
     retries = urllib3.Retry(total=None, connect=0, read=0, status=0, other=0, redirect=max_redirects,
                             raise_on_redirect=True, raise_on_status=False)
+    if headers:       # added to the pool's own headers (urllib3 would use them instead)
+        headers = {**getattr(http, "headers", {}), **headers}
     start = time.monotonic()
     deadline = start + timeout
     resp = None
     complete = False
     try:
-        resp = http.request("GET", url, headers=headers, preload_content=False, retries=retries,
+        resp = http.request("GET", url, headers=headers or None, preload_content=False, retries=retries,
                             timeout=urllib3.Timeout(connect=min(10.0, timeout), read=timeout))
         if not 200 <= resp.status < 300:
             raise FetchError(f"HTTP {resp.status} {resp.reason or ''}".rstrip() + f" for {url}")

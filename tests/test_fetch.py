@@ -40,7 +40,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):  # noqa: C901 - one route per case
         path = self.path
-        if path == "/latin1":
+        if path == "/echo":                  # the request headers, as JSON
+            self._send(200, json.dumps(dict(self.headers)).encode(), "text/html")
+        elif path == "/latin1":
             self._send(200, ARTICLE.encode("latin-1"), "text/html; charset=ISO-8859-1")
         elif path == "/utf8":
             self._send(200, ARTICLE.encode("utf-8"), "text/html")
@@ -137,6 +139,13 @@ def test_redirects_followed_and_bounded(server):
 def test_failures_are_error_records(server, path, words):
     page = fetch(server + path, max_bytes=200_000)
     assert page.html is None and page.error.startswith("FetchError: ") and words in page.error, page.error
+
+
+def test_request_headers(server):
+    sent = json.loads(fetch(server + "/echo").html)
+    assert sent["User-Agent"].startswith("fastx/") and "gzip" in sent["Accept-Encoding"]
+    sent = json.loads(fetch(server + "/echo", headers={"User-Agent": "me", "X-Extra": "1"}).html)
+    assert sent["User-Agent"] == "me" and sent["X-Extra"] == "1" and "text/html" in sent["Accept"]
 
 
 def test_gzip_body_is_decoded(server):
