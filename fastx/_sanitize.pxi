@@ -107,19 +107,16 @@ _sz_ready = False
 
 def _sz_init():
     """Tag and attribute tables from the calibrated tag ids (TAG_IDS) and from lexbor's own
-    ids of the allowed attribute names (read off one parsed element)."""
+    ids of the allowed attribute names (read off one parsed element).  The tables start
+    zeroed (C statics: nothing allowed) and are only ever set, each entry's name before its
+    property, to the same values by every call: a serializer running in another thread
+    while a second call fills them never reads an allowed tag without its name."""
     global _sz_ready, _sz_html_ns
     from selectolax.lexbor import LexborHTMLParser
-    cdef Py_ssize_t i, k
+    cdef Py_ssize_t k
     cdef fx_node *node
     cdef fx_attr *a
     cdef uint32_t mask
-    for i in range(STATIC_LIMIT):
-        _sz_props[i] = 0
-        _sz_attrs[i] = 0
-        _sz_tag_name[i] = NULL
-        _sz_tag_len[i] = 0
-        _sz_attr_code[i] = 0
     codes = {}
     for k in range(1, SA_COUNT):
         name, check = _SZ_ATTR_DEFS[k]
