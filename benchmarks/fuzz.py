@@ -4,11 +4,12 @@
     python benchmarks/fuzz.py hypothesis --examples 200000      # property-based, same target
     python benchmarks/fuzz.py memory --n 100000                 # RSS across 100,000 extractions
     python benchmarks/fuzz.py patterns --seconds 600            # hunt quadratic shapes past the guard
+    python benchmarks/fuzz.py shapes --sizes 20,50              # hostile shapes: time, RSS vs selectolax
 
 The target (`one_input`) feeds fastx.extract / fastx.parse with what a fuzzer
 hands it, steered by the first two bytes: raw bytes, str with lone
 surrogates, text re-encoded in one of 25 codecs, junk encoding hints, the
-input wrapped in up to 960 (1 in 16: up to 102,400) levels of one of 16 nesting shapes, or every
+input wrapped in up to 960 (1 in 16: up to 102,400) levels of one of 24 nesting shapes, or every
 registered method on one parse.  The only acceptable outcomes are a result
 or a fastx.FastxError; any other exception, a crash (signal) or a hang (over
 --timeout seconds on one input) stops the run with the input saved by
@@ -26,6 +27,14 @@ patterns: random short token patterns repeated 30,000 times (the shape of
 every quadratic corner of the HTML tree builder), run through the guard,
 then timed in lexbor; any over --slow seconds is printed (add it to
 MODEL_REGRESSIONS in tests/test_fuzz.py once the guard models it).
+
+shapes: every shape of benchmarks/shapes.py (attribute values with unclosed
+formatting, ignored tags, deep nesting, runs of one tag, huge attribute counts,
+fostered table text, long text, comments after </body>, noscript/iframe) at each
+size through parse, every method and records, one fresh process each (time of
+the call, the process's peak RSS), each beside selectolax's parse of an
+ordinary page of the same size (dev pages' bodies concatenated) measured just
+before it: ratios over --max-ratio (3) fail the run.
 
 memory: 100,000 extractions of dev pages (random windows, byte mutations,
 the default method) in one process; RSS from /proc/self/statm after each
@@ -55,7 +64,10 @@ LABELS = ["utf-8", "UTF-16", "gbk", "x-sjis", "latin1", "iso-8859-1", "text/html
           "text/html", "charset=\"koi8-r\"", "cp65001", "utf-32le", "unicode-1-1-utf-8"]
 NESTS = ["<div>", "<ul><li>", "<table><tr><td>", "<svg><g>", "<math><mi>", "<template>", "<x-a>",
          "<b>", "<p><b id=1>x</p>", "<div/>", "<svg><div/>", "<b><div></b>", "<select><option>",
-         "<dl><dt><dd>", "<div><svg><foreignObject><math><mi><template>", "<a>"]
+         "<dl><dt><dd>", "<div><svg><foreignObject><math><mi><template>", "<a>",
+         # issue 15's shapes: attribute values between runs of text, ignored tags, noscript, after-body
+         "<b a=b>xxxxxxxxxxxx", "<tr a=b>xxxxxxxx", "<noscript><p>x</noscript>", "<noscript><iframe src=x />",
+         "x</body><!--c-->", "<table><td>y</td>xxxxxxxx", "<p>x", "<div class=x id=y style=z>Some text. "]
 TOKENS = ["<div>", "</div>", "<p>", "</p>", "<b>", "</b>", "<i>", "<a href=x>", "</a>", "<table>", "<tr>",
           "<td>", "</table>", "<ul>", "<li>", "<svg>", "</svg>", "<math>", "<mi>", "<foreignObject>",
           "<template>", "</template>", "<select>", "<option>", "<script>", "</script>", "<style>",
@@ -64,7 +76,8 @@ TOKENS = ["<div>", "</div>", "<p>", "</p>", "<b>", "</b>", "<i>", "<a href=x>", 
           "<meta charset=gbk>", "<meta http-equiv=Content-Type content='text/html; charset=utf-16'>",
           "<body>", "<html>", "<head>", "<br/>", "<img src=x>", "<input type=hidden>", "<div hidden>",
           "<h1>", "<pre>", "<button>", "<nobr>", "<marquee>", "<object>", "<caption>", "style='display:none'",
-          "aria-hidden=true", "\xef\xbb\xbf", "\xff\xfe", "\x00", "\x1b$B"]
+          "aria-hidden=true", "\xef\xbb\xbf", "\xff\xfe", "\x00", "\x1b$B",
+          "<noscript>", "</noscript>", "<iframe src=x />", "<tr a=b>", "<b a=b>", "</body>", "</html>"]
 PAGE = ("<!DOCTYPE html><html><head><meta charset=utf-8><title>Fuzz page</title></head><body>"
         "<nav><ul><li><a href=/>Home</a><li><a href=/n>News</a></ul></nav><article><h1>Title</h1>"
         "<p>First paragraph, with <b>bold</b> and <i>italic</i> text.</p><table><tr><td>cell<td>cell 2"
@@ -357,6 +370,128 @@ def run_memory(a) -> int:
     return 0 if growth < 5 else 1
 
 
+# ---------------------------------------------------------------- shapes: time and memory per MB
+
+SHAPE_OPS = ("parse", "default", "cetd", "vsse", "bayes", "layout", "records")
+
+_CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+import fastx
+from selectolax.lexbor import LexborHTMLParser
+path, op = sys.argv[2], sys.argv[3]
+data = open(path, "rb").read()
+fastx.extract(b"<html><body><p>warm up, one short paragraph of text.</p></body></html>", method="cetd")
+LexborHTMLParser(b"<p>warm up</p>")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+error = None
+t = time.perf_counter()
+try:
+    if op == "selectolax":
+        LexborHTMLParser(data)
+    elif op == "parse":
+        fastx.parse(data)
+    elif op == "records":
+        fastx.records(data)
+    else:
+        fastx.extract(data, method=op)
+except fastx.FastxError as exc:
+    error = f"{type(exc).__name__}: {exc}"[:200]
+dt = time.perf_counter() - t
+print(json.dumps({"seconds": dt, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  "before_kb": before, "error": error}))
+"""
+
+
+def ordinary_page(size: int) -> bytes:
+    """Real dev pages (wcxb-dev, then the others) as one ordinary page of `size` bytes: each page's
+    body as lexbor serializes it (every element closed), one <div> per page."""
+    from selectolax.lexbor import LexborHTMLParser
+    out = bytearray(b"<!DOCTYPE html><html><head><title>pages</title></head><body>")
+    compare = load_compare()
+    sources = []
+    if compare is not None:
+        sources = [compare.CORPORA[c] for c in ("wcxb-dev", "dragnet", "l3s") if c in compare.CORPORA]
+    for src in sources:
+        for _, html, _ in src():
+            body = LexborHTMLParser(html).body
+            if body is not None:
+                out += b"<div class=page>" + body.html.encode("utf-8", "surrogatepass")[6:-7] + b"</div>\n"
+            if len(out) >= size:
+                return bytes(out[:size])
+    while len(out) < size:
+        out += PAGE.encode()
+    return bytes(out[:size])
+
+
+def _measure(path: str, op: str, timeout: float) -> dict:
+    cmd = [sys.executable, "-c", _CHILD, _snapshot(), path, op]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"seconds": timeout, "peak_kb": 0, "before_kb": 0, "error": "TIMEOUT"}
+    if p.returncode != 0:
+        return {"seconds": 0.0, "peak_kb": 0, "before_kb": 0,
+                "error": f"exit {p.returncode}: {p.stderr.strip().splitlines()[-1:] or ''}"}
+    import json
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def run_shapes(a) -> int:
+    """Every hostile shape (benchmarks/shapes.py) at every size through every op, each in a fresh
+    process (time of the call, peak RSS of the process), beside selectolax's parse of an ordinary
+    page of the same size measured just before it; prints ratios, exits 1 if any is over --max-ratio."""
+    import json
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from shapes import SHAPES, shape
+    names = a.only.split(",") if a.only else list(SHAPES)
+    ops = a.ops.split(",")
+    sizes = [float(x) for x in a.sizes.split(",")]
+    work = Path(tempfile.mkdtemp(prefix="fastx-shapes-"))
+    rows, bad = [], 0
+    try:
+        for mb in sizes:
+            size = int(mb * 1e6)
+            base_path = work / f"ordinary-{mb}.html"
+            base_path.write_bytes(ordinary_page(size))
+            for name in names:
+                path = work / "shape.html"
+                path.write_bytes(shape(name, size))
+                base = _measure(str(base_path), "selectolax", a.timeout)
+                for op in ops:
+                    m = _measure(str(path), op, a.timeout)
+                    rt = m["seconds"] / max(base["seconds"], 1e-9)
+                    rm = m["peak_kb"] / max(base["peak_kb"], 1)
+                    row = {"shape": name, "mb": mb, "op": op, "seconds": m["seconds"],
+                           "peak_mb": m["peak_kb"] / 1024, "base_seconds": base["seconds"],
+                           "base_peak_mb": base["peak_kb"] / 1024, "time_ratio": rt, "mem_ratio": rm,
+                           "error": m["error"]}
+                    rows.append(row)
+                    over = (rt > a.max_ratio or rm > a.max_ratio or m["error"] in ("TIMEOUT",)
+                            or (m["error"] or "").startswith("exit"))
+                    bad += over
+                    print(f"{mb:5g} MB {name:22s} {op:8s} {m['seconds']:7.2f} s {m['peak_kb'] / 1024:7.0f} MB"
+                          f"  (selectolax, ordinary page: {base['seconds']:5.2f} s {base['peak_kb'] / 1024:5.0f} MB)"
+                          f"  x{rt:4.1f} time x{rm:4.1f} memory" + ("  OVER" if over else "")
+                          + (f"  [{m['error']}]" if m["error"] else ""), flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1))
+    print(f"\nshapes: {len(rows)} runs, {bad} over x{a.max_ratio} of selectolax's parse of an ordinary page")
+    for mb in sizes:
+        print(f"\n{mb:g} MB: worst time ratio / worst memory ratio per op (over the shapes)")
+        print("  " + " ".join(f"{op:>14s}" for op in ops))
+        cells = []
+        for op in ops:
+            rs = [r for r in rows if r["mb"] == mb and r["op"] == op]
+            wt = max(rs, key=lambda r: r["time_ratio"])
+            wm = max(rs, key=lambda r: r["mem_ratio"])
+            cells.append(f"{wt['time_ratio']:5.2f}/{wm['mem_ratio']:5.2f}")
+        print("  " + " ".join(f"{c:>14s}" for c in cells))
+    return 1 if bad else 0
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "_target":
         run_target()
@@ -386,9 +521,16 @@ def main() -> int:
     me.add_argument("--method", default=None, help="default: fastx.extract's default method")
     me.add_argument("--trim", action="store_true",
                     help="sample RSS after glibc's malloc_trim (live memory, not the allocator's free pages)")
+    sh = sub.add_parser("shapes", help="hostile shapes at 1-50 MB: time and peak RSS against selectolax")
+    sh.add_argument("--sizes", default="1,5,20,50", help="MB, comma-separated")
+    sh.add_argument("--ops", default=",".join(SHAPE_OPS), help="parse, a method name, or records")
+    sh.add_argument("--only", default="", help="comma-separated shape names (default: all)")
+    sh.add_argument("--max-ratio", type=float, default=3.0)
+    sh.add_argument("--timeout", type=float, default=120.0, help="seconds for one process")
+    sh.add_argument("--json", help="write every row here")
     a = ap.parse_args()
     return {"atheris": run_atheris, "hypothesis": run_hypothesis, "memory": run_memory,
-            "patterns": run_patterns}[a.engine](a)
+            "patterns": run_patterns, "shapes": run_shapes}[a.engine](a)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ cdef extern from *:
     """
     #include <stddef.h>
     #include <stdint.h>
+    #include <stdlib.h>
     #include <string.h>
     #if !defined(_WIN32)
     #include <dlfcn.h>
@@ -91,6 +92,14 @@ cdef extern from *:
         uint32_t options;
     } fx_dom_document;
 
+    typedef struct {                                   /* lexbor_mem_t */
+        void *chunk, *chunk_first;
+        size_t chunk_min_size, chunk_length;
+    } fx_mem;
+    typedef struct {                                   /* lexbor_mraw_t, leading field */
+        fx_mem *mem;
+    } fx_mraw;
+
     typedef struct {                                   /* lexbor_hash_t */
         void *entries, *mraw;
         void **table;
@@ -105,8 +114,22 @@ cdef extern from *:
     typedef unsigned int (*fx_chunk_fn)(void *document, const unsigned char *html, size_t size);
     typedef void *(*fx_marker_fn)(void);
     static fx_doc_fn fx_tg_begin = NULL, fx_tg_end = NULL;
+    static void *fx_tg_data_before = NULL;             /* the tokenizer's data state */
+    static void *fx_tg_data_state = NULL;              /* ... and where it is after text (learnt) */
+
     static fx_chunk_fn fx_tg_chunk = NULL;
     static void *fx_tg_marker = NULL;
+
+    /* Learn the tokenizer's state after a chunk that ends in text. */
+    static void fx_tg_learn(void *doc) {
+        fx_dom_document *d = (fx_dom_document *)doc;
+        fx_tokenizer_head *tkz;
+        if (fx_tg_begin == NULL || fx_tg_begin(doc) != 0) return;
+        tkz = (fx_tokenizer_head *)((fx_parser_head *)d->parser)->tkz;
+        if (fx_tg_chunk(doc, (const unsigned char *)"<p>abc", 6) == 0 && tkz->state != fx_tg_data_before)
+            fx_tg_data_state = tkz->state;
+        (void)fx_tg_end(doc);
+    }
 
     /* Resolve lexbor's chunk-parsing entry points in selectolax's module. */
     static int fx_tg_resolve(const char *path) {
@@ -130,6 +153,7 @@ cdef extern from *:
             return 0;
         }
         fx_tg_marker = marker();
+        fx_tg_data_before = dlsym(h, "lxb_html_tokenizer_state_data_before");   /* may be NULL */
         return 1;
     #endif
     }
@@ -155,7 +179,15 @@ cdef extern from *:
         size_t reconstructed, max_reconstructed, fostered, max_fostered;
         size_t dropped_tags, dropped_attrs, deepest, html_body;
         size_t copied, max_copied;     /* bytes of text nodes lexbor moved to grow them */
-        size_t elements, max_elements; /* start tags passed to the tree builder */
+        size_t elements, max_elements; /* tags (start and end) read */
+        size_t attrs_total, max_attrs_total;   /* attributes passed */
+        /* text read while the rest of the page is read as text, not yet handed over */
+        unsigned char *tbuf;
+        size_t tlen, tcap, tnulls;
+        int ttype;
+        unsigned char *sbuf;           /* the rest of the page, tags stripped (fx_tg_feed) */
+        size_t stripped;               /* input bytes read that way */
+        size_t verbatim;               /* pieces fed as they are while the rest is read as text */
         int flat;
         int attrs_moved;               /* attribute values went to the document's node arena */
         /* <noscript> elements open in body, innermost last: stack index and node */
@@ -214,11 +246,56 @@ cdef extern from *:
        copied, and the old copy stays in the arena: appending k runs costs O(k^2)
        time and memory.  The bytes so moved are counted; past `max_copied` the
        rest of the page is read as text (which lexbor then appends in place). */
+    static inline fx_token *fx_tg_pass(fx_tg *g, void *tkz, fx_token *tok, size_t own);
+
+    /* Hand the buffered text over as one text token (carried by `tok`, whose own
+       fields are restored after). */
+    static fx_token *fx_tg_flush(fx_tg *g, void *tkz, fx_token *tok) {
+        fx_token saved = *tok, *r;
+        size_t len = g->tlen;
+        if (len == 0) return tok;
+        g->tlen = 0;
+        tok->tag_id = 2;                               /* LXB_TAG__TEXT */
+        tok->type = g->ttype;
+        tok->begin = tok->text_start = g->tbuf;
+        tok->end = tok->text_end = g->tbuf + len;
+        tok->attr_first = tok->attr_last = NULL;
+        tok->null_count = g->tnulls;
+        g->tnulls = 0;
+        r = fx_tg_pass(g, tkz, tok, 0);
+        if (r == NULL) return NULL;
+        *r = saved;
+        return r;
+    }
+
+    /* Keep a text token for one merged token (see fx_tg_token); 0 if out of memory. */
+    static int fx_tg_keep_text(fx_tg *g, const fx_token *tok) {
+        size_t len = (size_t)(tok->text_end - tok->text_start), cap;
+        unsigned char *q;
+        if (g->tlen + len > g->tcap) {
+            cap = g->tcap ? g->tcap : 65536;
+            while (cap < g->tlen + len) cap *= 2;
+            q = (unsigned char *)realloc(g->tbuf, cap);
+            if (q == NULL) return 0;
+            g->tbuf = q;
+            g->tcap = cap;
+        }
+        if (g->tlen == 0) g->ttype = tok->type;
+        memcpy(g->tbuf + g->tlen, tok->text_start, len);
+        g->tlen += len;
+        g->tnulls += tok->null_count;
+        return 1;
+    }
+
     static inline fx_token *fx_tg_call(fx_tg *g, void *tkz, fx_token *tok) {
         fx_chardata *w[2];
         unsigned char *d0 = NULL, *d1 = NULL;
         size_t l0 = 0, l1 = 0;
         fx_token *r;
+        if (g->tlen && tok->tag_id != 2) {
+            tok = fx_tg_flush(g, tkz, tok);
+            if (tok == NULL) return NULL;
+        }
         fx_tg_watch(g, w);
         if (w[0] != NULL) { d0 = w[0]->data.data; l0 = w[0]->data.length; }
         if (w[1] != NULL) { d1 = w[1]->data.data; l1 = w[1]->data.length; }
@@ -298,6 +375,18 @@ cdef extern from *:
                     && fx_tg_has_text(tok->text_start, tok->text_end)) {
                 if (++g->fostered > g->max_fostered) g->flat = 1;   /* text fostered out of a table */
             }
+            /* Read as text, the rest of a page is runs of text between dropped tags,
+               which lexbor would append to one node run by run (a third of a
+               microsecond each): they are handed over as one token instead, when a
+               token passes, at the end, or every 4 MB. */
+            if (g->flat && fx_tg_keep_text(g, tok)) {
+                if (g->tlen < ((size_t)4 << 20)) return tok;
+                return fx_tg_flush(g, tkz, tok);
+            }
+            if (g->tlen) {
+                tok = fx_tg_flush(g, tkz, tok);
+                if (tok == NULL) return NULL;
+            }
             return fx_tg_pass(g, tkz, tok, 0);
         }
         if (id == 4) {                                 /* LXB_TAG__EM_COMMENT */
@@ -317,6 +406,7 @@ cdef extern from *:
         }
         if (id < 7)                                    /* end of file, doctype, ... */
             return fx_tg_call(g, tkz, tok);
+        if (++g->elements > g->max_elements) g->flat = 1;   /* tag budget spent: text from here on */
         if (g->flat && !(cat & FX_TG_RAW)) { g->dropped_tags++; return tok; }
         if (g->flat && !(tok->type & 1)) {
             /* read as text from here on: a raw-text element still passes, except where
@@ -350,10 +440,6 @@ cdef extern from *:
             g->dropped_tags++;
             return tok;
         }
-        if (++g->elements > g->max_elements) {         /* element budget spent: text from here on */
-            g->flat = 1;
-            if (!(cat & FX_TG_RAW)) { g->dropped_tags++; return tok; }
-        }
         k = 0;
         for (a = tok->attr_first; a != NULL; a = a->next) {
             if (++k == g->max_attrs && a->next != NULL) {
@@ -363,6 +449,8 @@ cdef extern from *:
                 break;
             }
         }
+        g->attrs_total += k;                           /* attribute budget spent: text from here on */
+        if (g->attrs_total > g->max_attrs_total) g->flat = 1;
         r = fx_tg_pass(g, tkz, tok, 1);
         if ((cat & FX_TG_NOSCRIPT) && r != NULL && g->open->length > 0 && g->ns_len < FX_TG_NS) {
             top = (fx_node *)g->open->list[g->open->length - 1];
@@ -424,15 +512,185 @@ cdef extern from *:
         return fx_tg_pass(g, tkz, tok, 0);
     }
 
+    /* ---- reading the rest of a page as text without tokenizing its tags one by one
+
+       Past a budget the guard drops every tag (but raw-text elements), so what
+       lexbor builds from the rest is its text; yet lexbor's tokenizer still reads
+       every tag (45 ms per MB of '<p>x', four times a parse of a real page).
+       fx_tg_strip removes them first, following the HTML tokenizer's data, tag,
+       attribute value and comment states: a tag, an end tag, a comment, a bogus
+       comment or a doctype goes; text (character references included) stays as
+       it is; a raw-text element (script, style, textarea, title, ...) is kept
+       whole, from its start tag to its end tag, for lexbor to read.  Each piece
+       is handed over only where lexbor's tokenizer is in its data state, so a
+       piece never lands inside a tag, a comment or a raw-text element; where it
+       is not, the next piece of the input goes over as it is. */
+
+    static inline int fx_tg_ws(unsigned char c) {
+        return c == ' ' || c == '\\t' || c == '\\n' || c == '\\f' || c == '\\r';
+    }
+    static inline int fx_tg_alpha(unsigned char c) { return (unsigned)((c | 0x20) - 'a') < 26; }
+
+    /* Index after the '>' of the tag whose name starts at s[i] (n: the input ends inside it). */
+    static size_t fx_tg_tag_end(const unsigned char *s, size_t i, size_t n) {
+        const unsigned char *q;
+        while (i < n && !fx_tg_ws(s[i]) && s[i] != '/' && s[i] != '>') i++;
+        for (;;) {
+            while (i < n && (fx_tg_ws(s[i]) || s[i] == '/')) i++;
+            if (i >= n) return n;
+            if (s[i] == '>') return i + 1;
+            i++;                                       /* an attribute name (its first byte may be '=') */
+            while (i < n && !fx_tg_ws(s[i]) && s[i] != '/' && s[i] != '>' && s[i] != '=') i++;
+            while (i < n && fx_tg_ws(s[i])) i++;
+            if (i < n && s[i] == '=') {
+                i++;
+                while (i < n && fx_tg_ws(s[i])) i++;
+                if (i >= n) return n;
+                if (s[i] == '"' || s[i] == '\\'') {
+                    q = (const unsigned char *)memchr(s + i + 1, s[i], n - i - 1);
+                    if (q == NULL) return n;
+                    i = (size_t)(q - s) + 1;
+                } else {
+                    while (i < n && !fx_tg_ws(s[i]) && s[i] != '>') i++;
+                }
+            }
+        }
+    }
+
+    /* Index after the first '>' at or after i (n if none). */
+    static inline size_t fx_tg_gt(const unsigned char *s, size_t i, size_t n) {
+        const unsigned char *q = i < n ? (const unsigned char *)memchr(s + i, '>', n - i) : NULL;
+        return q ? (size_t)(q - s) + 1 : n;
+    }
+
+    /* Index after the comment whose "<!--" is at i. */
+    static size_t fx_tg_comment_end(const unsigned char *s, size_t i, size_t n) {
+        const unsigned char *q;
+        i += 4;
+        if (i < n && s[i] == '>') return i + 1;                        /* <!--> */
+        if (i + 1 < n && s[i] == '-' && s[i + 1] == '>') return i + 2;  /* <!---> */
+        while (i + 2 < n) {
+            q = (const unsigned char *)memchr(s + i, '-', n - i - 2);
+            if (q == NULL) return n;
+            i = (size_t)(q - s);
+            if (s[i + 1] == '-') {
+                if (s[i + 2] == '>') return i + 3;
+                if (s[i + 2] == '!' && i + 3 < n && s[i + 3] == '>') return i + 4;
+            }
+            i++;
+        }
+        return n;
+    }
+
+    /* Which raw-text element a start tag name at s[i..] is (kind + 1; 0: none). */
+    static int fx_tg_raw_kind(const unsigned char *s, size_t i, size_t n) {
+        size_t e = i, len, k, j;
+        while (e < n && !fx_tg_ws(s[e]) && s[e] != '/' && s[e] != '>') e++;
+        len = e - i;
+        for (k = 0; k < FX_TG_RAWKINDS; k++) {
+            const char *name = fx_tg_raw_names[k];
+            if (strlen(name) != len) continue;
+            for (j = 0; j < len && (s[i + j] | 0x20) == (unsigned char)name[j]; j++) {}
+            if (j == len) return (int)k + 1;
+        }
+        return 0;
+    }
+
+    /* Strip the tags of s[i..n) into out (appending at *olen) until about `want` bytes
+       of input are read; returns where it stopped (between two tokens). */
+    static size_t fx_tg_strip(fx_tg *g, const unsigned char *s, size_t i, size_t n, size_t want,
+                              unsigned char *out, size_t *olen) {
+        size_t stop = i + want < n ? i + want : n, lt, e;
+        const unsigned char *q;
+        unsigned char c;
+        int k;
+        while (i < stop) {
+            q = (const unsigned char *)memchr(s + i, '<', n - i);
+            lt = q ? (size_t)(q - s) : n;
+            memcpy(out + *olen, s + i, lt - i);
+            *olen += lt - i;
+            i = lt;
+            if (i >= n) break;
+            if (i + 1 >= n) { out[(*olen)++] = '<'; i++; break; }
+            c = s[i + 1];
+            if (fx_tg_alpha(c)) {
+                k = fx_tg_raw_kind(s, i + 1, n);
+                e = fx_tg_tag_end(s, i + 1, n);
+                if (k) {                               /* kept whole, for lexbor to read */
+                    if (k == FX_TG_RAWKINDS) e = n;    /* plaintext: the rest */
+                    else {
+                        q = fx_tg_find_end(g, s + e, k - 1);
+                        e = q < s + n ? fx_tg_tag_end(s, (size_t)(q - s) + 2, n) : n;
+                    }
+                    memcpy(out + *olen, s + i, e - i);
+                    *olen += e - i;
+                }
+                i = e;
+            } else if (c == '/') {
+                if (i + 2 >= n) { memcpy(out + *olen, s + i, n - i); *olen += n - i; i = n; }
+                else if (fx_tg_alpha(s[i + 2])) i = fx_tg_tag_end(s, i + 2, n);
+                else i = fx_tg_gt(s, i + 2, n);        /* </> or a bogus comment */
+            } else if (c == '!') {
+                if (i + 3 < n && s[i + 2] == '-' && s[i + 3] == '-') i = fx_tg_comment_end(s, i, n);
+                else i = fx_tg_gt(s, i + 2, n);        /* doctype, CDATA, bogus comment */
+            } else if (c == '?') {
+                i = fx_tg_gt(s, i + 2, n);
+            } else {
+                out[(*olen)++] = '<';
+                i++;
+            }
+        }
+        return i;
+    }
+
+    /* Feed the page to lexbor in pieces of 256 KB ending after a '>'; once the rest is
+       read as text (g->flat) and the tokenizer is in its data state, the pieces are
+       stripped of their tags first. */
+    static unsigned int fx_tg_feed(void *doc, fx_tokenizer_head *tkz, const unsigned char *html, size_t n,
+                                   fx_tg *g) {
+        const size_t piece = (size_t)1 << 18;
+        size_t pos = 0, end, olen = 0, start;
+        const unsigned char *q;
+        unsigned int st = 0;
+        while (pos < n && st == 0) {
+            if (g->flat && fx_tg_data_before != NULL
+                    && (tkz->state == fx_tg_data_before || tkz->state == fx_tg_data_state)) {
+                if (g->sbuf == NULL) {
+                    g->sbuf = (unsigned char *)malloc(n - pos + 1);
+                    if (g->sbuf == NULL) return 2;     /* LXB_STATUS_ERROR_MEMORY_ALLOCATION */
+                }
+                start = olen;
+                end = fx_tg_strip(g, html, pos, n, piece, g->sbuf, &olen);
+                g->stripped += end - pos;
+                pos = end;
+                if (olen > start) st = fx_tg_chunk(doc, g->sbuf + start, olen - start);
+                continue;
+            }
+            if (g->flat) g->verbatim++;
+            end = pos + piece;
+            if (end >= n) end = n;
+            else {
+                q = (const unsigned char *)memchr(html + end, '>', n - end);
+                end = q ? (size_t)(q - html) + 1 : n;
+            }
+            st = fx_tg_chunk(doc, html + pos, end - pos);
+            pos = end;
+        }
+        return st;
+    }
+
     /* lexbor's name tables (tag, attribute, prefix and namespace names) have
        a fixed 128 buckets: a page with N distinct names costs N*N/256 string
        comparisons (1 MB of '<i a1=1 b1=2 c1=3>' took a second).  Give them
-       a bucket per 256 bytes of input instead (a name takes at least 3).
+       a bucket per 8 bytes of input instead (a name takes at least 2: chains
+       stay a few entries long; a chain of dozens of entries, each a cache miss,
+       made 1 MB of distinct attribute names cost half a second).  The table is
+       calloc'd: buckets no name reaches are never touched.
        Returns 0 when out of memory. */
     static int fx_tg_widen(fx_hash *h, size_t n) {
         size_t size = 128;
         void **table;
-        while (size < n / 256 && size < ((size_t)1 << 24)) size <<= 1;
+        while (size < n / 8 && size < ((size_t)1 << 24)) size <<= 1;
         if (h == NULL || h->table_size >= size) return 1;
         table = (void **)fx_tg_calloc(size, sizeof(void *));
         if (table == NULL) return 0;
@@ -458,6 +716,18 @@ cdef extern from *:
         if (st != 0) return st;
         parser = (fx_parser_head *)d->parser;
         tkz = (fx_tokenizer_head *)parser->tkz;
+        /* lexbor grows a text node that fills its arena chunk into a new chunk of
+           its size plus the arena's minimum chunk size, copying it: a node built
+           from many runs of text (the rest of a page read as text, say) is copied
+           once per minimum chunk size (4 KB), O(L^2) in all.  A minimum of a
+           quarter of the input bounds that to four copies; a chunk's untouched
+           pages cost no memory. */
+        if (d->text != NULL && ((fx_mraw *)d->text)->mem != NULL) {
+            fx_mem *m = ((fx_mraw *)d->text)->mem;
+            size_t want = (n / 4 + 63) & ~(size_t)63;
+            if (m->chunk_min_size > 0 && m->chunk_min_size < ((size_t)1 << 28) && m->chunk_min_size < want)
+                m->chunk_min_size = want;
+        }
         /* lexbor allocates attribute values in the text arena as it reads each tag,
            before the tree builder sees it, so a start tag between two runs of text
            that go to one node (a tag the guard drops, or one the tree builder
@@ -478,9 +748,13 @@ cdef extern from *:
         g->afe = ((fx_tree_head *)g->tree)->active_formatting;
         tkz->callback_token_done = fx_tg_token;
         tkz->callback_token_ctx = g;
-        st = fx_tg_chunk(doc, html, n);
+        st = fx_tg_feed(doc, tkz, html, n, g);
         if (st == 0) st = fx_tg_end(doc);
         else (void)fx_tg_end(doc);
+        free(g->tbuf);
+        g->tbuf = NULL;
+        free(g->sbuf);
+        g->sbuf = NULL;
         tkz->callback_token_done = g->tree_cb;
         tkz->callback_token_ctx = g->tree;
         if (g->attrs_moved) tkz->attrs_mraw = d->text;
@@ -491,8 +765,8 @@ cdef extern from *:
         size_t max_depth, max_formatting, max_attrs, max_html_body
         size_t reconstructed, max_reconstructed, fostered, max_fostered
         size_t dropped_tags, dropped_attrs, deepest, html_body
-        size_t copied, max_copied, elements, max_elements
-        size_t noscript_fixes
+        size_t copied, max_copied, elements, max_elements, attrs_total, max_attrs_total
+        size_t noscript_fixes, stripped, verbatim
         int flat
         int attrs_moved
     ctypedef struct fx_dom_document:
@@ -504,6 +778,7 @@ cdef extern from *:
         size_t table_size
     int fx_tg_resolve(const char *path)
     unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, fx_tg *g) nogil
+    void fx_tg_learn(void *doc)
     uint8_t fx_tg_cat[1024]
     uint8_t fx_tg_rawk[1024]
     enum:
@@ -574,12 +849,16 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     g.max_reconstructed = 4096 + len(data) // 64 if max_reconstructed is None else max_reconstructed
     g.max_fostered = max_fostered
     g.max_copied = GUARD_COPIED_BASE + GUARD_COPIED_PER_BYTE * len(data) if max_copied is None else max_copied
-    g.max_elements = (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT if max_elements is None
+    g.max_attrs_total = 4 * (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT)
+    g.max_elements = (2 * (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT) if max_elements is None
                       else max_elements)
     parser = _TG_STATE["parser_class"](b"", options=TG_OPTIONS)
     cdef void *doc = (<fx_node *><uintptr_t>parser.root.mem_id).owner_document
     with nogil:
         st = fx_tg_parse(doc, s, n, &g)
+    if st == 2:                                  # LXB_STATUS_ERROR_MEMORY_ALLOCATION
+        from .errors import OutOfMemoryError
+        raise OutOfMemoryError("lexbor ran out of memory parsing the page")
     if st != 0:
         from .errors import ParseError
         raise ParseError(f"lexbor could not parse the page (status {st})")
@@ -588,6 +867,7 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
         return parser, {"deepest": g.deepest, "dropped_tags": g.dropped_tags, "dropped_attrs": g.dropped_attrs,
                         "reconstructed": g.reconstructed, "fostered": g.fostered, "copied": g.copied,
                         "elements": g.elements, "noscript_fixes": g.noscript_fixes, "flat": bool(g.flat),
+                        "stripped": g.stripped, "attributes": g.attrs_total, "verbatim_after_flat": g.verbatim,
                         "attrs_moved": bool(g.attrs_moved)}
     if stats:
         return parser, g.deepest, g.dropped_tags, g.dropped_attrs, g.reconstructed, g.fostered
@@ -619,6 +899,8 @@ def _tg_calibrate():
             fx_tg_cat[ids[t]] |= bit
     for k, t in enumerate(_TG_RAW):                  # the order of fx_tg_raw_names
         fx_tg_rawk[ids[t]] = k + 1
+    learner = LexborHTMLParser(b"", options=TG_OPTIONS)
+    fx_tg_learn((<fx_node *><uintptr_t>learner.root.mem_id).owner_document)
     _TG_STATE["available"] = True
     try:
         for page in (_TG_CALIBRATION.encode(), _CALIBRATION.format(body="<p>x<b>y</b></p>").encode()):

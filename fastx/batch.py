@@ -47,11 +47,13 @@ from typing import Any, Callable, Iterable, Iterator
 from . import api
 from . import metadata as _metadata_fields
 from .methods import get as _get_method
+from .config import BATCH_MEMORY_LIMIT
 from .errors import FastxError, InputError
 
-__all__ = ["Page", "BatchStats", "extract_many", "DEFAULT_TIMEOUT"]
+__all__ = ["Page", "BatchStats", "extract_many", "DEFAULT_TIMEOUT", "DEFAULT_MEMORY_LIMIT"]
 
 DEFAULT_TIMEOUT = 60.0      # seconds per page
+DEFAULT_MEMORY_LIMIT = BATCH_MEMORY_LIMIT >> 20     # MB of address space per worker (fastx/config.py)
 _PREFETCH = 2               # pages queued per worker (one running, one waiting)
 
 
@@ -135,8 +137,8 @@ def _run_one(page: Page, method: str, params: dict, outputs: int) -> tuple[dict,
         rec.update(r.to_dict(html=bool(outputs & OUT_HTML), markdown=bool(outputs & OUT_MARKDOWN)))
     except FastxError as exc:
         rec["error"] = _error_text(exc)
-    except MemoryError:
-        rec["error"] = "MemoryError: not enough memory to extract this page"
+    except MemoryError:     # the worker's memory_limit (RLIMIT_AS) or the machine's memory
+        rec["error"] = "OutOfMemoryError: not enough memory to extract this page (the batch's memory_limit)"
     except Exception as exc:  # a bug (fastx raises only FastxError): recorded, the batch goes on
         rec["error"] = f"InternalError: {_error_text(exc)}"
     return rec, nbytes
@@ -181,7 +183,8 @@ def extract_many(pages: Iterable, jobs: int = 1, *, method: str | None = None,
                  timeout: float | None = DEFAULT_TIMEOUT, html: bool = False, threads: bool = False,
                  progress: bool = False, stats: BatchStats | None = None, start_method: str | None = None,
                  initializer: Callable | None = None, initargs: tuple = (),
-                 memory_limit: int | None = None, markdown: bool = False, **params) -> Iterator[dict]:
+                 memory_limit: int | None = DEFAULT_MEMORY_LIMIT, markdown: bool = False,
+                 **params) -> Iterator[dict]:
     """Extract many pages; yield one record per input, in input order.
 
     pages: an iterable (read lazily) of HTML bytes/str, :class:`Page`,
@@ -196,8 +199,12 @@ def extract_many(pages: Iterable, jobs: int = 1, *, method: str | None = None,
     stats: a :class:`BatchStats` to fill (pages, errors, bytes, seconds).
     start_method: multiprocessing start method (default forkserver where available).
     initializer, initargs: called in each worker process at start.
-    memory_limit: address-space limit per worker in MB (a page over it yields
-        a MemoryError record or, if lexbor aborts, a crash record).
+    memory_limit: address-space limit (RLIMIT_AS) per worker process in MB,
+        on by default (DEFAULT_MEMORY_LIMIT, fastx/config.py); None or 0: none.
+        A page over it yields an ``OutOfMemoryError`` record (or, if the
+        worker dies of it, a ``WorkerCrash`` record) and the batch goes on.
+        Worker processes only: with ``jobs=0`` or ``threads=True`` use
+        ``fastx.limit_memory`` around the call.
 
     Raises only for the caller's mistakes (unknown method, bad parameter
     names, jobs < 0); everything a page does becomes its record.
@@ -208,6 +215,8 @@ def extract_many(pages: Iterable, jobs: int = 1, *, method: str | None = None,
         raise InputError(f"jobs must be >= 0, got {jobs}")
     if timeout is not None and timeout <= 0:
         raise InputError(f"timeout must be positive seconds or None, got {timeout}")
+    if memory_limit is not None and memory_limit < 0:
+        raise InputError(f"memory_limit must be MB >= 0 or None, got {memory_limit}")
     st = stats if stats is not None else BatchStats()
     st._start = time.perf_counter()
     outputs = (OUT_HTML if html else 0) | (OUT_MARKDOWN if markdown else 0)     # _run_one's extra fields
@@ -534,6 +543,9 @@ def add_arguments(ap) -> None:
                     help="worker processes (default: 1 for batches, 0 = in this process for one page)")
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                     help=f"seconds per page before its worker is stopped (default {DEFAULT_TIMEOUT:g}; 0: none)")
+    ap.add_argument("--memory-limit", type=float, default=DEFAULT_MEMORY_LIMIT, metavar="MB",
+                    help=f"address space per worker process (default {DEFAULT_MEMORY_LIMIT:g} MB; 0: none); "
+                         "a page over it gets an OutOfMemoryError record")
     ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="progress bar on stderr (default: when stderr is a terminal; needs tqdm)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no summary and no per-page error lines")
@@ -551,14 +563,54 @@ def _stdin_pages(args) -> Iterator[Page]:
         yield Page(html=stream.read(), url=args.url, input="<stdin>")
 
 
+def _not_a_file(path: str) -> str | None:
+    """Why a directory entry is not a regular file fastx may open (None if it is one).
+    Never opens it: opening a FIFO for reading blocks until a writer comes."""
+    import errno
+    import stat
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            return "a dangling symbolic link"
+        return f"not readable ({exc.strerror or exc})"
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return "a symbolic link to a directory (not followed)"
+    kind = ("a FIFO" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+            else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
+    return f"{kind}, not a file (not opened)"
+
+
+def _dir_entries(root: str) -> list[tuple[str, str | None]]:
+    """(path, why it is not a readable file or None) for every entry under `root` but the
+    directories walked into, sorted by path; symbolic links to directories are not followed."""
+    out = []
+    for d, dirs, files in os.walk(root, followlinks=False):
+        for name in dirs:
+            full = os.path.join(d, name)
+            if os.path.islink(full):
+                out.append((full, _not_a_file(full)))
+        for name in files:
+            full = os.path.join(d, name)
+            out.append((full, _not_a_file(full)))
+    return sorted(out)
+
+
 def _file_pages(path: str, args) -> Iterator[Page]:
     from .warc import is_warc, read_warc
     p = Path(path)
     if p.is_dir():
-        files = sorted(str(x) for x in p.rglob("*") if x.is_file())
+        entries = _dir_entries(path)
     else:
-        files = [path]
-    for f in files:
+        entries = [(path, None)]
+    for f, why in entries:
+        if why is not None:
+            yield Page(input=f, error=f"InputError: {f} is {why}")
+            continue
         if is_warc(f):
             try:
                 yield from read_warc(f, html_only=not args.all_responses)
@@ -755,7 +807,8 @@ def run_extract(args, method_params: dict) -> int:
     method = params.pop("method")
     st = BatchStats()
     records = extract_many(cli_pages(args), jobs=jobs, method=method, timeout=args.timeout or None,
-                           html=with_html, markdown=with_md, progress=show_progress, stats=st, **params)
+                           html=with_html, markdown=with_md, progress=show_progress, stats=st,
+                           memory_limit=getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT) or None, **params)
     sink = None
     out = sys.stdout
     if fmt == "parquet":

@@ -47,6 +47,24 @@ from . import _core
 from ._labels import group_labels, text_node_labels
 from .errors import InputError, ModelError
 
+
+def read_json(path: "str | Path", what: str):
+    """The JSON value stored in file `path` (a model, site rules).  ModelError, naming `what`,
+    if the file cannot be read, is not UTF-8 JSON, or nests deeper than Python's JSON parser
+    follows (a hostile file nested 5,000 deep raises RecursionError there)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ModelError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ModelError(f"{what} {path} is not UTF-8 text: {exc}") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ModelError(f"{what} {path} nests too deeply to be a fastx file") from None
+    except ValueError as exc:
+        raise ModelError(f"{what} {path} is not valid JSON: {exc}") from None
+
 __all__ = ["BayesModel", "PAPER_BLOCK_TAGS", "TABLE_BLOCK_TAGS", "PAPER_EDGES", "FEATURES"]
 
 FEATURES = ("unlinksum", "link", "punc", "psum")
@@ -193,8 +211,8 @@ class BayesModel:
                         raise ModelError(f"counts of {f!r} do not match its {len(edges[f])} bin edges")
                     counts[k, j, :len(v)] = v
             return cls(counts, d["block_tags"], edges, float(d["alpha"]), bool(d["use_prior"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(f"malformed Naive Bayes model: {exc!r}") from exc
+        except (KeyError, TypeError, ValueError, RecursionError) as exc:
+            raise ModelError(f"malformed Naive Bayes model: {type(exc).__name__}: {str(exc)[:200]}") from None
 
     def save(self, path: "str | Path") -> None:
         """Write the model to `path` as JSON (:meth:`to_dict`)."""
@@ -203,10 +221,7 @@ class BayesModel:
     @classmethod
     def load(cls, path: "str | Path") -> "BayesModel":
         """Read a model written by :meth:`save`; ``ModelError`` if it cannot be read."""
-        try:
-            d = json.loads(Path(path).read_text())
-        except (OSError, ValueError) as exc:
-            raise ModelError(f"cannot read Naive Bayes model {path}: {exc}") from exc
+        d = read_json(path, "Naive Bayes model")
         return cls.from_dict(d)
 
     def __repr__(self):

@@ -13,11 +13,16 @@ kept):
   copied to grow them (it grows a text node by exactly what it appends, so runs
   of text that reach one node while something else is allocated between them
   cost O(runs^2) time and memory);
-- GUARD_ELEMENTS_BASE + n // GUARD_BYTES_PER_ELEMENT start tags handed to the
-  tree builder.  The densest page of the development corpora (5,721 pages over
-  2 KB) has one element per 30 bytes, the median one per 83, and none has more
-  than 15,799 elements: real pages never reach the budget, while '<p>x' * N
-  (one element per 4 bytes) stops at a quarter of its tags.
+- 2 * (GUARD_ELEMENTS_BASE + n // GUARD_BYTES_PER_ELEMENT) tags (start and
+  end tags, passed or dropped: an end tag can create an element too, '</p>').
+  The densest page of the development corpora (5,721 pages over 2 KB) has one
+  element per 30 bytes, the median one per 83, and none has more than 15,799
+  elements: real pages never reach the budget, while '<p>x' * N (one element
+  per 4 bytes) stops at a sixteenth of its tags;
+- 4 * (GUARD_ELEMENTS_BASE + n // GUARD_BYTES_PER_ELEMENT) attributes.
+
+Past a budget the runs of text between the dropped tags reach lexbor as one
+text token, and the rest of the page reaches it with its tags stripped.
 
 Memory cap of batches (`fastx.extract_many`, `fastx batch --memory-limit`):
 every worker process gets RLIMIT_AS = BATCH_MEMORY_LIMIT bytes unless the
@@ -29,6 +34,66 @@ needs about 0.5 GB + 60 n at the most (fuzz figures in benchmarks/fuzz.py
 GUARD_COPIED_BASE = 1 << 20
 GUARD_COPIED_PER_BYTE = 2
 GUARD_ELEMENTS_BASE = 16384
-GUARD_BYTES_PER_ELEMENT = 32
+GUARD_BYTES_PER_ELEMENT = 64
 
 BATCH_MEMORY_LIMIT = 4 << 30
+
+
+def _address_space() -> int:
+    """Bytes of address space this process maps now (Linux /proc; 0 where unknown)."""
+    import os
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class limit_memory:
+    """Cap this process's memory for a block of fastx calls and get a typed error instead of
+    the kernel's out-of-memory kill::
+
+        with fastx.limit_memory(2 << 30):        # 2 GiB more than the process maps now
+            r = fastx.extract(page)               # fastx.OutOfMemoryError past the cap
+
+    Sets the address-space limit (RLIMIT_AS, POSIX) to what the process maps on entry plus
+    `nbytes` and restores the previous limit on exit; a MemoryError raised inside (Python,
+    NumPy, or lexbor failing to allocate) leaves as ``fastx.OutOfMemoryError``.  The limit
+    is the process's: other threads share it.  Where RLIMIT_AS does not exist (Windows) only
+    the MemoryError mapping applies.  Batches (``fastx.extract_many``) cap each worker
+    process themselves (``memory_limit``, on by default).
+    """
+
+    def __init__(self, nbytes: int):
+        if int(nbytes) <= 0:
+            from .errors import InputError
+            raise InputError(f"limit_memory needs a positive number of bytes, got {nbytes!r}")
+        self.nbytes = int(nbytes)
+        self._saved = None
+
+    def __enter__(self) -> "limit_memory":
+        try:
+            import resource
+        except ImportError:
+            return self
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        want = _address_space() + self.nbytes
+        if hard != resource.RLIM_INFINITY:
+            want = min(want, hard)
+        if soft == resource.RLIM_INFINITY or want < soft:
+            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+            self._saved = (soft, hard)
+        return self
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if self._saved is not None:
+            import resource
+            resource.setrlimit(resource.RLIMIT_AS, self._saved)
+            self._saved = None
+        if kind is not None and issubclass(kind, MemoryError):
+            from .errors import FastxError, OutOfMemoryError
+            if isinstance(exc, FastxError):
+                return False
+            raise OutOfMemoryError(f"the page needed more than the {self.nbytes:,} bytes of memory "
+                                   f"allowed by fastx.limit_memory") from None
+        return False

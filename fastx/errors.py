@@ -52,3 +52,8 @@ class WorkerCrash(FastxError, RuntimeError):
 class FetchError(FastxError, OSError):
     """Fetching a URL failed (network, timeout, HTTP status, too many redirects, an oversized or
     non-HTML answer): see fastx.fetch.  In a batch, the page's record carries it as its error."""
+
+
+class OutOfMemoryError(FastxError, MemoryError):
+    """A page needed more memory than the limit allows (``fastx.limit_memory``, or a batch's
+    ``memory_limit`` per worker): the page failed, the process and the batch go on."""

@@ -97,6 +97,7 @@ import numpy as np
 
 from . import _core
 from .api import Extraction, parse
+from .bayes import read_json
 from .errors import InputError, ModelError
 
 FORMAT = "fastx-site-rules"
@@ -525,8 +526,8 @@ class SiteModel:
         try:
             rules = [tuple(Step(str(t), str(i) if i else None, tuple(str(c) for c in cs))
                            for t, i, cs in r["steps"]) for r in data["rules"]]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(f"corrupt site-rules file: {exc}") from exc
+        except (KeyError, TypeError, ValueError, RecursionError) as exc:
+            raise ModelError(f"corrupt site-rules file: {type(exc).__name__}: {str(exc)[:200]}") from None
         return cls(rules, data.get("params"), data.get("stats"))
 
     def save(self, path) -> None:
@@ -539,10 +540,4 @@ class SiteModel:
     @classmethod
     def load(cls, path) -> "SiteModel":
         """Read rules written by :meth:`save`."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ModelError(f"cannot read site rules from {path}: {exc.strerror or exc}") from exc
-        except ValueError as exc:
-            raise ModelError(f"site rules file {path} is not valid JSON: {exc}") from exc
-        return cls.from_dict(data)
+        return cls.from_dict(read_json(path, "site rules file"))

@@ -208,3 +208,57 @@ def test_threads_share_a_doc():
     with ThreadPoolExecutor(4) as ex:
         got = list(ex.map(lambda m: (m, run(m, doc)), names * 4))
     assert all(text == expected[m] for m, text in got)
+
+
+# ---------------------------------------------------------------- issue 15: memory cap, directory entries
+
+def _report_rlimit(path):
+    import resource
+    with open(path, "w") as f:
+        f.write(str(resource.getrlimit(resource.RLIMIT_AS)[0]))
+
+
+def test_workers_get_the_memory_cap_by_default(tmp_path):
+    if not sys.platform.startswith("linux"):
+        pytest.skip("RLIMIT_AS is enforced on Linux")
+    from fastx.batch import DEFAULT_MEMORY_LIMIT
+    out = tmp_path / "limit"
+    recs = list(extract_many([PAGE.format(t="a")], jobs=1, method="cetd", initializer=_report_rlimit,
+                             initargs=(str(out),)))
+    assert recs[0]["error"] is None
+    assert int(out.read_text()) == DEFAULT_MEMORY_LIMIT * 1024 * 1024 > 0
+    list(extract_many([PAGE.format(t="a")], jobs=1, method="cetd", memory_limit=None,
+                      initializer=_report_rlimit, initargs=(str(out),)))
+    import resource
+    assert int(out.read_text()) == resource.RLIM_INFINITY
+
+
+def test_cli_memory_limit_option():
+    args = cli.build_parser().parse_args(["extract", "x.html", "--memory-limit", "1500"])
+    assert args.memory_limit == 1500
+    from fastx.batch import DEFAULT_MEMORY_LIMIT
+    assert cli.build_parser().parse_args(["extract", "x.html"]).memory_limit == DEFAULT_MEMORY_LIMIT
+
+
+def test_every_directory_entry_gets_a_record(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs FIFOs and symbolic links (POSIX)")
+    d = tmp_path / "site"
+    (d / "sub").mkdir(parents=True)
+    (d / "a.html").write_text(PAGE.format(t="a"))
+    (d / "sub" / "b.html").write_text(PAGE.format(t="b"))
+    os.symlink(d / "missing.html", d / "dangling.html")
+    os.symlink(d / "loop2", d / "loop1")
+    os.symlink(d / "loop1", d / "loop2")
+    os.mkfifo(d / "pipe.html")                      # opening it for reading would block the batch
+    os.symlink(d / "sub", d / "sublink")
+    recs = list(extract_many(cli.batch.cli_pages(cli.build_parser().parse_args(["extract", str(d)])),
+                             jobs=0, method="cetd"))
+    by = {os.path.basename(r["input"]): r for r in recs}
+    assert set(by) == {"a.html", "b.html", "dangling.html", "loop1", "loop2", "pipe.html", "sublink"}
+    assert by["a.html"]["error"] is None and by["b.html"]["error"] is None
+    assert "dangling" in by["dangling.html"]["error"]
+    assert "loop" in by["loop1"]["error"] and "loop" in by["loop2"]["error"]
+    assert "FIFO" in by["pipe.html"]["error"]
+    assert all(by[k]["error"].startswith("InputError") for k in ("dangling.html", "loop1", "pipe.html",
+                                                                   "sublink"))

@@ -103,3 +103,94 @@ def test_cli_warc_file_and_stdin(tmp_path, capsys, monkeypatch):
     assert cli.main(["extract", "-", "-q", "--jobs", "0"]) == 0
     recs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["title"] for r in recs] == [f"page {i}" for i in range(7)]
+
+
+# ---------------------------------------------------------------- damaged WARCs (issue 15)
+
+def _five(tmp_path, name, compress):
+    path = tmp_path / name
+    write_warc(path, _pages(5), compress=compress)
+    return path
+
+
+def _members(data: bytes) -> list[int]:
+    """Start offsets of the gzip members (one per record, as write_warc writes them)."""
+    import zlib
+    starts, pos = [], 0
+    while pos < len(data):
+        starts.append(pos)
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        d.decompress(data[pos:])
+        pos = len(data) - len(d.unused_data)
+    return starts
+
+
+def _urls_and_errors(pages):
+    return [(p.url, p.error is not None) for p in pages]
+
+
+def test_gzip_cut_inside_a_record_is_an_error_record(tmp_path):
+    data = _five(tmp_path, "a.warc.gz", True).read_bytes()
+    m = _members(data)
+    cut = data[:m[2] + (m[3] - m[2]) // 2]                       # the file ends inside record 2
+    got = list(read_warc(cut))
+    assert [p.url for p in got[:2]] == ["http://example.com/0", "http://example.com/1"]
+    assert len(got) == 3 and got[2].error.startswith("InputError") and got[2].html is None
+
+
+def test_plain_cut_inside_a_record_is_an_error_record(tmp_path):
+    data = _five(tmp_path, "a.warc", False).read_bytes()
+    cut = data[:data.index(b"page 3") + 3]
+    got = list(read_warc(cut))
+    assert _urls_and_errors(got) == [(f"http://example.com/{i}", i == 3) for i in range(4)]
+    assert "cut short" in got[3].error
+
+
+def test_overlong_content_length_is_an_error_and_reading_resumes(tmp_path):
+    data = _five(tmp_path, "a.warc", False).read_bytes()
+    k = data.index(b"WARC-Target-URI: http://example.com/1")
+    h = data.index(b"Content-Length: ", data.index(b"Content-Type: application/http", k))
+    e = data.index(b"\r\n", h)
+    n = int(data[h + 16:e])
+    bad = data[:h + 16] + str(n + 5000).encode() + data[e:]
+    got = list(read_warc(bad))
+    assert _urls_and_errors(got) == [(f"http://example.com/{i}", i == 1) for i in range(5)]
+    assert "Content-Length" in got[1].error
+    assert [p.html for p in got if p.error is None] == [p.html for i, p in enumerate(_pages(5)) if i != 1]
+
+
+def test_unknown_warc_type_is_an_error_record(tmp_path):
+    data = _five(tmp_path, "a.warc", False).read_bytes()
+    k = data.index(b"WARC-Type: response", data.index(b"WARC-Type: response") + 1)   # record 1
+    bad = data[:k] + b"WARC-Type: respnse" + data[k + len(b"WARC-Type: response"):]
+    got = list(read_warc(bad))
+    assert _urls_and_errors(got) == [(f"http://example.com/{i}", i == 1) for i in range(5)]
+    assert "respnse" in got[1].error
+
+
+def test_corrupt_deflate_block_resumes_at_the_next_member(tmp_path):
+    data = bytearray(_five(tmp_path, "a.warc.gz", True).read_bytes())
+    m = _members(bytes(data))
+    mid = m[1] + 12
+    data[mid:mid + 40] = bytes(40)                               # zeroes inside member 1's deflate data
+    got = list(read_warc(bytes(data)))
+    ok = [p.url for p in got if p.error is None]
+    assert ok == ["http://example.com/0", "http://example.com/2", "http://example.com/3",
+                  "http://example.com/4"]
+    assert sum(p.error is not None for p in got) == 1
+
+
+def test_junk_between_records_is_skipped_with_an_error(tmp_path):
+    data = _five(tmp_path, "a.warc", False).read_bytes()
+    k = data.index(b"WARC/1.0", 10)
+    bad = data[:k] + b"GARBAGE GARBAGE\r\n" + data[k:]
+    got = list(read_warc(bad))
+    assert [p.url for p in got if p.error is None] == [f"http://example.com/{i}" for i in range(5)]
+    assert sum(p.error is not None for p in got) == 1
+
+
+def test_damaged_records_reach_the_batch_as_error_records(tmp_path):
+    data = _five(tmp_path, "a.warc", False).read_bytes()
+    bad = data[:data.index(b"page 4") + 3]
+    recs = list(extract_many(read_warc(bad), jobs=0, method="cetd"))
+    assert len(recs) == 5 and [r["error"] is not None for r in recs] == [False] * 4 + [True]
