@@ -9,6 +9,8 @@
 >>> fastx.evaluate.scores(predicted_text, gold_text) # LCS P/R/F1 + CleanEval score
 >>> for rec in fastx.extract_many(pages, jobs=4):     # batches: one record per page, in order
 ...     rec["text"], rec["error"]
+>>> with fastx.limit_memory(2 << 30):                # OutOfMemoryError, not the kernel's OOM kill
+...     fastx.extract(huge_page)
 """
 from .errors import (DecodeError, ExtractionTimeout, FastxError, InputError, LayoutError,
                      MissingPositionsError, ModelError, ParseError, RenderError, UnknownMethodError,
@@ -21,6 +23,8 @@ from .bayes import BayesModel
 from .records import Record, records
 from .simhash import hamming, simhash
 from .batch import BatchStats, Page, extract_many
+from .config import limit_memory
+from .errors import OutOfMemoryError
 
 __version__ = "0.1.0"
 
@@ -28,4 +32,4 @@ __all__ = ["extract", "parse", "methods", "evaluate", "Doc", "Extraction", "Fast
            "DecodeError", "ParseError", "LayoutError", "UnknownMethodError", "MissingPositionsError",
            "ModelError", "RenderError", "ExtractionTimeout", "__version__", "SiteModel",
            "records", "Record", "simhash", "hamming", "extract_many", "Page", "BatchStats", "WorkerCrash",
-           "BayesModel"]
+           "BayesModel", "limit_memory", "OutOfMemoryError"]

@@ -1,6 +1,8 @@
 """The public API: parse a page once, run any registered method on it."""
 from __future__ import annotations
 
+import re
+
 import os
 
 from dataclasses import dataclass, field
@@ -128,10 +130,22 @@ class Extraction:
             d["html"] = self.html
         if markdown:
             d["markdown"] = self.markdown
+        for k, v in d.items():          # valid UTF-8 out: a caller's url= may hold lone surrogates
+            if isinstance(v, str) and not v.isascii():
+                d[k] = _utf8_safe(v)
         return d
 
     def __str__(self) -> str:
         return self.text
+
+
+def _utf8_safe(s: str) -> str:
+    """`s` with every lone surrogate (U+D800-U+DFFF, unencodable in UTF-8) replaced by U+FFFD."""
+    try:
+        s.encode("utf-8")
+        return s
+    except UnicodeEncodeError:
+        return re.sub("[\ud800-\udfff]", "\ufffd", s)
 
 
 def extract(html: "str | bytes | Doc", url: str | None = None, method: str = "default",
