@@ -193,3 +193,61 @@ def test_guard_bounds_text_fostered_out_of_tables(sep):
     assert out.count(sep) == 1000
     below = b"<table>" + (b"y" * 100 + sep) * (_core.GUARD_MAX_FOSTERED - 1) + b"</table>"
     assert _core.guard_html(below) is below
+
+
+# ---------------------------------------------------------------- issue 15: cost per MB must not grow
+
+_SHAPES_PY = __import__("pathlib").Path(__file__).resolve().parents[1] / "benchmarks" / "shapes.py"
+
+_PER_MB_CHILD = r"""
+import importlib.util, json, resource, sys, time
+spec = importlib.util.spec_from_file_location("shapes", sys.argv[1])
+shapes = importlib.util.module_from_spec(spec); spec.loader.exec_module(shapes)
+import fastx
+data = shapes.shape(sys.argv[2], int(float(sys.argv[3]) * 1e6))
+fastx.extract(b"<p>warm up text</p>", method="cetd")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+best = None
+for _ in range(3):
+    t = time.perf_counter()
+    fastx.extract(data, method="cetd")
+    fastx.records(data)
+    dt = time.perf_counter() - t
+    best = dt if best is None else min(best, dt)
+    if _ == 0:
+        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(json.dumps({"seconds": best, "kb": grown}))
+"""
+
+
+def _per_mb(name, mb):
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _PER_MB_CHILD, str(_SHAPES_PY), name, str(mb)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    return r["seconds"] / mb, r["kb"] / 1024 / mb
+
+
+def _shape_names():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("fastx_bench_shapes", _SHAPES_PY)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return list(mod.SHAPES)
+
+
+@pytest.mark.skipif(not _SHAPES_PY.exists(), reason="benchmarks/shapes.py not present")
+@pytest.mark.parametrize("name", _shape_names() if _SHAPES_PY.exists() else [])
+def test_cost_per_mb_does_not_grow_with_size(name):
+    """Each hostile shape (benchmarks/shapes.py) at 0.25 MB and at 1 MB through parse, CETD and
+    records, each size in a fresh process: time per MB (best of three) and peak-RSS growth per MB
+    at 1 MB stay within 2.5x of the 0.25 MB figures (a quadratic stage gives 4x), with a floor
+    for the noise of small figures.  The speed targets against selectolax are
+    benchmarks/fuzz.py shapes."""
+    t_small, m_small = _per_mb(name, 0.25)
+    t_big, m_big = _per_mb(name, 1.0)
+    assert t_big <= 2.5 * t_small + 0.05, (name, t_small, t_big)
+    assert m_big <= 2.5 * m_small + 64, (name, m_small, m_big)
