@@ -65,6 +65,13 @@ def test_every_public_callable_has_a_docstring():
     assert not missing, f"public callables without a docstring: {missing}"
 
 
+def test_api_reference_lists_every_public_callable():
+    refs = set(re.findall(r"^::: (\S+)", (DOCS / "api.md").read_text(encoding="utf-8"), re.M))
+    missing = [n for n in fastx.__all__
+               if (callable(getattr(fastx, n)) or inspect.ismodule(getattr(fastx, n))) and f"fastx.{n}" not in refs]
+    assert not missing, f"docs/api.md has no reference for: {missing}"
+
+
 def test_every_cli_command_is_documented():
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
