@@ -83,9 +83,11 @@ def test_every_cli_command_is_documented():
         handler = sp.get_default("func")
         assert _doc(handler, handler.__name__), f"the handler of `fastx {name}` has no docstring"
         assert f"## fastx {name}" in cli_page, f"docs/cli.md has no section for `fastx {name}`"
-        for action in sp._actions:                      # every option has a help text
+        for action in sp._actions:                      # every option has a help text and is in cli.md
             if action.option_strings and action.dest != "help":
                 assert action.help, f"`fastx {name} {action.option_strings[0]}` has no help"
+                assert any(f"`{o}" in cli_page for o in action.option_strings), \
+                    f"docs/cli.md does not document `fastx {name} {action.option_strings[-1]}`"
 
 
 def test_methods_page_covers_every_method():
