@@ -9,6 +9,7 @@
 #   hamming           bits in which two 64-bit fingerprints differ
 #   vvtc              Formula 1: visual value of text characteristics per leaf
 #   vvtc_seeds        Sect. 4.2 / 5.2: the leaves with vvtc >= T1 * MaxVVTC, best first
+#   vsse_leaf_counts  punc_num without link text and form controls (Sect. 4.1 pruning), one sweep
 #   pcs               Formula 2: common subsequence length of two tag paths
 #   vsse_aggregate    Sect. 4.3.1: fold the seeds' tag paths, mark the area they cover
 #   vsse_areas        Sect. 4.3.1 as fastx reads it: seeds grouped by common path prefix, area of most vvtc
@@ -344,6 +345,34 @@ def vvtc(Doc d, object counts=None):
     return out
 
 
+def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint links=False):
+    """punc_num of Formula 1 as VSSE uses it, in one sweep: `counts` (int32 over the
+    Doc) with 0 for the leaves inside a tag flagged in `drop_tags` (static tag id ->
+    1: the form controls Sect. 4.1's pruning removes) and, unless `links`, for the
+    leaves inside links.  Returns (counts int32, dropped uint8: 1 for the nodes
+    inside a dropped tag)."""
+    cdef Py_ssize_t i, p, n = d.n, ntags = drop_tags.shape[0]
+    cdef const int32_t[::1] c = np.ascontiguousarray(counts, dtype=np.int32)
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint8_t *kind = d.c_kind
+    cdef const uint16_t *flags = d.c_flags
+    if c.shape[0] != n:
+        raise ValueError(f"counts has {c.shape[0]} entries, the Doc has {n} nodes")
+    out_arr = np.zeros(n, dtype=np.int32)
+    drop_arr = np.zeros(n, dtype=np.uint8)
+    cdef int32_t[::1] out = out_arr
+    cdef uint8_t[::1] dropped = drop_arr
+    with nogil:
+        for i in range(n):
+            p = parent[i]
+            if (p >= 0 and dropped[p]) or (kind[i] == LXB_ELEMENT and 0 <= tag[i] < ntags and drop_tags[tag[i]]):
+                dropped[i] = 1
+            elif kind[i] == LXB_TEXT and (links or not (flags[i] & NF_IN_LINK)):
+                out[i] = c[i]
+    return out_arr, drop_arr
+
+
 def vvtc_seeds(Doc d, double T1, object counts=None):
     """Sect. 4.2 / 5.2: the leaves with vvtc_a / MaxVVTC >= T1 (Formula 1, see
     vvtc), best first, ties in document order; none when MaxVVTC = 0."""
@@ -510,7 +539,50 @@ def vsse_aggregate(Doc d, object seeds):
     return keep_arr, np.asarray(P[:L]).copy()
 
 
-def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True):
+cdef double _vsse_area_pass(Py_ssize_t n, const int32_t *depth, const int32_t *tag, const int32_t *end,
+                            const uint8_t *kind, const int32_t *parent, const int32_t *P, Py_ssize_t L,
+                            bint container, const double *v, int32_t *stamp, int32_t mark,
+                            uint8_t *out, double *vmax) noexcept nogil:
+    """One area of vsse_areas: mark (stamp = `mark`, and out[k] = 1 when `out`) every node
+    under the elements whose root path is P[:L] (with `container`, under their parents),
+    each node once; returns the vvtc its leaves carry (and their largest in *vmax).
+    A subtree already stamped is
+    skipped whole (stamps always cover whole subtrees), so the paragraphs of one
+    container cost one sweep of it."""
+    cdef Py_ssize_t i = 0, k, r, dp
+    cdef double score = 0.0
+    vmax[0] = 0.0
+    if L <= 0:
+        return 0.0
+    while i < n:
+        dp = depth[i]
+        if kind[i] == LXB_ELEMENT and dp < L and tag[i] == P[dp]:
+            if dp == L - 1:
+                r = parent[i] if container and parent[i] >= 0 else i
+                if stamp[r] != mark:
+                    k = r
+                    while k < end[r]:
+                        if stamp[k] == mark:          # a subtree marked before: whole
+                            k = end[k]
+                            continue
+                        stamp[k] = mark
+                        if out != NULL:
+                            out[k] = 1
+                        if kind[k] == LXB_TEXT:
+                            score += v[k]
+                            if v[k] > vmax[0]:
+                                vmax[0] = v[k]
+                        k += 1
+                i = end[i]
+            else:
+                i += 1
+        else:
+            i = end[i]                # nothing below can match P
+    return score
+
+
+def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True,
+               double T1=0.0, double together=0.0, double floor=0.1):
     """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
     areas, and the area of the largest visual value.
 
@@ -530,6 +602,14 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     carry the largest sum of vvtc: a seed far from the others (a copyright
     or browser notice with many full stops) forms its own small area instead
     of shortening the article's path to <body>.
+
+    T1 > 0: only the seeds with v >= T1 * v[seeds[0]] are taken at first
+    (pass every punctuated leaf, best first).  together > 0: while the
+    chosen area's leaves carry less than `together` times the vvtc of its
+    best leaf (one well-marked node, not several "organized together"),
+    T1 is halved, down to `floor`, and the seeds it adds continue the
+    aggregation (best first, so the areas of the first k seeds are a state
+    of the areas of more).
 
     Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
@@ -556,57 +636,63 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     paths_arr = np.empty((ns, maxd + 1), dtype=np.int32)
     plen_arr = np.zeros(ns, dtype=np.int64)
     plen0_arr = np.zeros(ns, dtype=np.int64)
-    area_arr = np.zeros(n, dtype=np.uint8)
+    stamp_arr = np.zeros(n, dtype=np.int32)
     best_arr = np.zeros(n, dtype=np.uint8)
     cdef int32_t[:, ::1] paths = paths_arr
     cdef int64_t[::1] plen = plen_arr
     cdef int64_t[::1] plen0 = plen0_arr
     cdef int32_t[::1] Y = np.empty(maxd + 1, dtype=np.int32)
-    cdef uint8_t[::1] area = area_arr
+    cdef int32_t[::1] stamp = stamp_arr
     cdef uint8_t[::1] bestk = best_arr
+    cdef Py_ssize_t done = 0, upto = ns, nu
+    cdef int32_t mark = 0
+    cdef double t1 = T1, vtop = v[sd[0]], vmx = 0.0, best_vmax = 0.0
+    if T1 > 0:
+        upto = 0
+        while upto < ns and v[sd[upto]] >= t1 * vtop:
+            upto += 1
     with nogil:
-        for k in range(ns):
-            s = sd[k]
-            ly = _vsse_path(parent, depth, tag, parent[s] if kind[s] == LXB_TEXT and parent[s] >= 0 else s, Y)
-            for a in range(na):
-                L = 0
-                while L < plen[a] and L < ly and paths[a, L] == Y[L]:
-                    L += 1
-                if L > 0 and L >= join * (plen0[a] if plen0[a] > ly else ly):
-                    plen[a] = L
-                    break
-            else:
-                for i in range(ly):
-                    paths[na, i] = Y[i]
-                plen[na] = ly
-                plen0[na] = ly
-                na += 1
-        for a in range(na):
-            L = plen[a]
-            for i in range(n):
-                area[i] = 0
-            i = 0
-            while i < n:
-                dp = depth[i]
-                if kind[i] == LXB_ELEMENT and dp < L and tag[i] == paths[a, dp]:
-                    if dp == L - 1:
-                        r = parent[i] if container and parent[i] >= 0 else i
-                        for k in range(r, end[r]):
-                            area[k] = 1
-                        i = end[i]
-                    else:
-                        i += 1
+        while True:
+            for k in range(done, upto):
+                s = sd[k]
+                ly = _vsse_path(parent, depth, tag, parent[s] if kind[s] == LXB_TEXT and parent[s] >= 0 else s, Y)
+                for a in range(na):
+                    L = 0
+                    while L < plen[a] and L < ly and paths[a, L] == Y[L]:
+                        L += 1
+                    if L > 0 and L >= join * (plen0[a] if plen0[a] > ly else ly):
+                        plen[a] = L
+                        break
                 else:
-                    i = end[i]
-            score = 0.0
-            for i in range(n):
-                if area[i] and kind[i] == LXB_TEXT:
-                    score += v[i]
-            if score > best_score:
-                best_score = score
-                best = a
-                for i in range(n):
-                    bestk[i] = area[i]
+                    for i in range(ly):
+                        paths[na, i] = Y[i]
+                    plen[na] = ly
+                    plen0[na] = ly
+                    na += 1
+            done = upto
+            best = -1
+            best_score = -1.0
+            for a in range(na):
+                mark += 1
+                score = _vsse_area_pass(n, depth, tag, end, kind, parent, &paths[a, 0], plen[a], container,
+                                        &v[0], &stamp[0], mark, NULL, &vmx)
+                if score > best_score:
+                    best_score = score
+                    best = a
+                    best_vmax = vmx
+            if together <= 0 or T1 <= 0 or best_score >= together * best_vmax:
+                break
+            nu = upto
+            while nu == upto and t1 / 2 >= floor:
+                t1 /= 2
+                while nu < ns and v[sd[nu]] >= t1 * vtop:
+                    nu += 1
+            if nu == upto:
+                break
+            upto = nu
+        mark += 1
+        _vsse_area_pass(n, depth, tag, end, kind, parent, &paths[best, 0], plen[best], container, &v[0],
+                        &stamp[0], mark, &bestk[0], &vmx)
     return best_arr, paths_arr[best, :plen[best]].copy()
 
 

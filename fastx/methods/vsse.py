@@ -107,7 +107,6 @@ from . import register
 
 REFINE = ("unpunctuated", "all", "none")
 AGGREGATION = ("areas", "pcs")
-_IN_LINK = _core.NODE_FLAGS["in_link"]
 # Sect. 4.1: "unrelated tags and parts" pruned before extraction besides scripts: the
 # controls of forms (not <form> itself, which some sites wrap around the whole page)
 CONTROL_TAGS = ("fieldset", "legend", "input", "select", "optgroup", "option", "textarea", "button",
@@ -127,25 +126,18 @@ def _controls_table() -> np.ndarray:
     return _CONTROLS
 
 
-def pruned(doc) -> np.ndarray:
-    """uint8 mask of the nodes left by Sect. 4.1's pruning (not inside a form control),
-    memoized on the Doc."""
-    alive = doc.cache.get("vsse.alive")
-    if alive is None:
-        alive = _core.layout_alive(doc, _controls_table())
-        doc.cache["vsse.alive"] = alive
-    return alive
+def leaf_counts(doc, characteristics=None, links: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(punc_num of Formula 1 per leaf, uint8 mask of the nodes inside form controls):
+    the vvtc characteristics' counts, none for the leaves inside form controls
+    (Sect. 4.1's pruning) and, unless `links`, inside links (see the module
+    docstring).  One sweep in ``_core.vsse_leaf_counts``."""
+    return _core.vsse_leaf_counts(doc, _chars.vvtc_counts(doc, characteristics), _controls_table(),
+                                  bool(links))
 
 
 def punc_counts(doc, characteristics=None, links: bool = False) -> np.ndarray:
-    """punc_num of Formula 1 per leaf: the vvtc characteristics' counts, with the
-    leaves inside links counting none unless `links` (see the module docstring)."""
-    counts = _chars.vvtc_counts(doc, characteristics)
-    if not doc.n:
-        return counts
-    if not links:
-        counts = np.where(doc.flags & _IN_LINK, 0, counts)
-    return (counts * pruned(doc)).astype(np.int32)
+    """punc_num of Formula 1 per leaf (:func:`leaf_counts`' first array)."""
+    return leaf_counts(doc, characteristics, links)[0]
 
 
 def seeds(doc, T1: float = 0.8, characteristics=None, links: bool = False) -> np.ndarray:
@@ -193,27 +185,24 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         raise InputError("together and floor must be numbers")
     if not isinstance(join, (int, float)) or not 0.0 < join <= 1.0:
         raise InputError(f"join must be in (0, 1], got {join!r}")
-    counts = punc_counts(doc, characteristics, links)
-    s = _core.vvtc_seeds(doc, float(T1), counts)
+    counts, dropped = leaf_counts(doc, characteristics, links)
+    if not aggregate or aggregation == "pcs":
+        s = _core.vvtc_seeds(doc, float(T1), counts)
     if not aggregate:
         keep = np.zeros(doc.n, dtype=np.uint8)
         keep[s] = 1
         return keep
     if aggregation == "areas":
+        # every punctuated leaf best first (ties in document order); the kernel takes those
+        # at T1 and, while the area found is one node, those at T1 / 2, T1 / 4 ... (floor)
         v = _core.vvtc(doc, counts)
-        t1 = float(T1)
-        while True:
-            keep, _ = _core.vsse_areas(doc, s, v, float(join), bool(container))
-            if together <= 0 or t1 / 2 < floor or not keep.any():
-                break
-            inside = v[keep.view(bool)]
-            if inside.sum() >= together * inside.max():
-                break
-            t1 /= 2
-            s = _core.vvtc_seeds(doc, t1, counts)
+        pos = np.flatnonzero(v > 0)
+        order = pos[np.argsort(-v[pos], kind="stable")].astype(np.int32)
+        keep, _ = _core.vsse_areas(doc, order, v, float(join), bool(container), float(T1),
+                                   float(together) if together > 0 else 0.0, float(floor))
     else:
         keep, _ = _core.vsse_aggregate(doc, s)
-    keep = keep & (pruned(doc) | (doc.kind != _core.KIND_TEXT))       # text inside form controls goes
+    keep = keep & (dropped ^ 1)                                  # form controls go (Sect. 4.1)
     if refine != "none":
         keep = _core.vsse_refine(doc, keep, f"{doc.title} {doc.description}", T2, float(L), refine == "all")
     return keep
