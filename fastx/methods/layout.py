@@ -98,16 +98,22 @@ AUXILIARY_TAGS = ("script", "noscript", "style", "link", "meta")
 _DROP_TABLE = None
 
 
+def tag_table(names) -> np.ndarray:
+    """uint8 table over lexbor's static tag ids: 1 for the tags in `names` (names
+    the build does not know are skipped)."""
+    t = np.zeros(1024, dtype=np.uint8)
+    for name in names:
+        tid = _core.TAG_IDS.get(name)
+        if tid is not None and tid < 1024:
+            t[tid] = 1
+    return t
+
+
 def _drop_table() -> np.ndarray:
     """uint8 table over static tag ids: 1 for the tags step a) removes."""
     global _DROP_TABLE
     if _DROP_TABLE is None:
-        t = np.zeros(1024, dtype=np.uint8)
-        for name in INTERACTIVE_TAGS + AUXILIARY_TAGS:
-            tid = _core.TAG_IDS.get(name)
-            if tid is not None and tid < 1024:
-                t[tid] = 1
-        _DROP_TABLE = t
+        _DROP_TABLE = tag_table(INTERACTIVE_TAGS + AUXILIARY_TAGS)
     return _DROP_TABLE
 
 

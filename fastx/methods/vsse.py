@@ -117,12 +117,8 @@ _CONTROLS = None
 def _controls_table() -> np.ndarray:
     global _CONTROLS
     if _CONTROLS is None:
-        t = np.zeros(1024, dtype=np.uint8)
-        for name in CONTROL_TAGS:
-            tid = _core.TAG_IDS.get(name)
-            if tid is not None and tid < 1024:
-                t[tid] = 1
-        _CONTROLS = t
+        from .layout import tag_table
+        _CONTROLS = tag_table(CONTROL_TAGS)
     return _CONTROLS
 
 
