@@ -20,6 +20,7 @@
 # style, template) are never entered.
 
 DEF _META_TEXT_MAX = 320          # bytes of an element's text kept
+DEF _META_TEXT_NODES = 64         # nodes visited to gather an element's text
 DEF _META_JSONLD_MAX = 1048576    # bytes of one JSON-LD script kept
 DEF _META_MAX_META = 400          # <meta> records
 DEF _META_MAX_ITEMS = 120         # itemprop records in the body
@@ -28,11 +29,20 @@ DEF _META_MAX_TEXTS = 60          # byline/dateline text nodes
 DEF _META_MAX_YEARS = 40          # short text nodes holding a year
 DEF _META_MAX_TIMES = 20
 DEF _META_MAX_H1 = 6
+# the bounded look at the body: bylines and datelines are looked for up to the first h1 (at most
+# _META_BEFORE_H1 elements) and _META_AFTER_H1 elements after it (comments, related posts and
+# footers after that are not read)
+DEF _META_BEFORE_H1 = 4000
+DEF _META_AFTER_H1 = 800
 DEF _META_MAX_JSONLD = 24
 
 # record kinds (fastx.metadata reads them by these names)
 META_KIND = {"meta": 0, "link": 1, "jsonld": 2, "lang": 3, "itemprop": 4, "time": 5, "h1": 6,
              "hint": 7, "text": 8, "base": 9, "year": 10}
+
+# <meta> names that may repeat, each value meaningful (article:tag, several authors)
+_META_MULTI = frozenset(("article:tag", "article:author", "og:article:tag", "book:tag", "video:tag",
+                         "citation_author", "article:section", "author"))
 
 cdef int32_t _meta_id_meta = -1, _meta_id_link = -1, _meta_id_script = -1, _meta_id_html = -1
 cdef int32_t _meta_id_time = -1, _meta_id_h1 = -1, _meta_id_base = -1, _meta_id_style = -1
@@ -128,15 +138,20 @@ cdef str _meta_attr(fx_node *node, const char *name, size_t m):
 
 
 cdef str _meta_text(fx_node *node, size_t limit):
-    """Text of a lexbor subtree, at most `limit` bytes (iterative; script/style/template skipped)."""
+    """Text of a lexbor subtree, at most `limit` bytes from at most _META_TEXT_NODES nodes
+    (iterative; script/style/template skipped)."""
     cdef unsigned char buf[_META_TEXT_MAX + 8]
     cdef size_t k = 0, take
     cdef fx_node *cur = node.first_child
     cdef fx_chardata *cd
     cdef int32_t tag
+    cdef int visits = 0
     if limit > _META_TEXT_MAX:
         limit = _META_TEXT_MAX
-    while cur != NULL and k < limit:
+    # at most _META_TEXT_NODES nodes: a class naming a date on a container of the whole article
+    # must not make the pass walk the article (once per such container)
+    while cur != NULL and k < limit and visits < _META_TEXT_NODES:
+        visits += 1
         if cur.type == LXB_TEXT:
             cd = <fx_chardata *>cur
             take = cd.data.length
@@ -228,17 +243,22 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
 
 
 def meta_scan(Doc doc):
-    """Raw metadata evidence of a parsed page: a list of (kind, key, value, order) records
-    (kinds in META_KIND), from one bounded iterative pass over lexbor's tree (see _meta.pxi)."""
+    """Raw metadata evidence of a parsed page, from one bounded iterative pass over lexbor's
+    tree: (metas, multi, records). metas: <meta> name/property/itemprop/http-equiv (lower-cased)
+    -> its first non-empty content; multi: the names in _META_MULTI -> all their contents;
+    records: (kind, key, value, order) of every other kind in META_KIND."""
     if _meta_id_meta < 0:
         _meta_init()
     out = []
+    cdef dict metas = {}
+    cdef dict multi = {}
+    cdef list lst
     parser = doc.parser
     if parser is None:
-        return out
+        return metas, multi, out
     root_node = parser.root
     if root_node is None:
-        return out
+        return metas, multi, out
     cdef fx_node *root = <fx_node *><uintptr_t>root_node.mem_id
     cdef fx_node *node = root
     cdef fx_node *up
@@ -246,7 +266,8 @@ def meta_scan(Doc doc):
     cdef int32_t tag
     cdef int order = 0
     cdef int n_meta = 0, n_items = 0, n_hints = 0, n_texts = 0, n_times = 0, n_h1 = 0, n_ld = 0, n_years = 0
-    cdef bint descend, in_body = False
+    cdef bint descend, in_body = False, near = False
+    cdef int h1_at = -1
     cdef size_t an, vn
     cdef const unsigned char *s
     cdef const unsigned char *v
@@ -265,7 +286,19 @@ def meta_scan(Doc doc):
                         key = _meta_attr(node, b"property", 8) or _meta_attr(node, b"name", 4) \
                             or _meta_attr(node, b"itemprop", 8) or _meta_attr(node, b"http-equiv", 10)
                         if key:
-                            out.append((0, key, val, order))
+                            # the <meta> names land in a dict here (lower-cased name -> first
+                            # non-empty value; the multi-valued ones also listed in `multi`)
+                            val = val.strip()
+                            if val:
+                                key = key.strip().lower()
+                                if key not in metas:
+                                    metas[key] = val
+                                if key in _META_MULTI:
+                                    lst = multi.get(key)
+                                    if lst is None:
+                                        multi[key] = [val]
+                                    else:
+                                        lst.append(val)
                             n_meta += 1
             elif tag == _meta_id_link:
                 a = _find_attr(node, b"rel", 3)
@@ -301,11 +334,14 @@ def meta_scan(Doc doc):
             else:
                 if tag == _meta_id_body:
                     in_body = True
-                elif tag == _meta_id_time and n_times < _META_MAX_TIMES:
+                elif tag == _meta_id_h1 and h1_at < 0 and in_body:
+                    h1_at = order
+                near = in_body and (order - h1_at < _META_AFTER_H1 if h1_at >= 0 else order < _META_BEFORE_H1)
+                if tag == _meta_id_time and n_times < _META_MAX_TIMES and near:
                     val = _meta_attr(node, b"datetime", 8)
                     out.append((5, val or "", _meta_text(node, 80), order))
                     n_times += 1
-                elif tag == _meta_id_h1 and n_h1 < _META_MAX_H1:
+                if tag == _meta_id_h1 and n_h1 < _META_MAX_H1:
                     out.append((6, "", _meta_text(node, _META_TEXT_MAX), order))
                     n_h1 += 1
                 # one pass over the attributes: itemprop, and class/id/rel naming an author or date
@@ -329,14 +365,14 @@ def meta_scan(Doc doc):
                                     val = _meta_text(node, _META_TEXT_MAX)
                                 out.append((4, _fx_str(a.value), val, order))
                                 n_items += 1
-                        elif in_body and n_hints < _META_MAX_HINTS and vn and vn < 200 and (
+                        elif near and n_hints < _META_MAX_HINTS and vn and vn < 200 and (
                                 (an == 5 and memcmp(s, b"class", 5) == 0) or (an == 2 and memcmp(s, b"id", 2) == 0)
                                 or (an == 3 and memcmp(s, b"rel", 3) == 0)):
                             if _meta_hint_name(v, vn):
                                 out.append((7, _fx_str(a.value), _meta_text(node, _META_TEXT_MAX), order))
                                 n_hints += 1
                     a = a.next
-        elif node.type == LXB_TEXT and in_body and (n_texts < _META_MAX_TEXTS or n_years < _META_MAX_YEARS):
+        elif node.type == LXB_TEXT and near and (n_texts < _META_MAX_TEXTS or n_years < _META_MAX_YEARS):
             cd = <fx_chardata *>node
             if cd.data.length <= 400:
                 bl = _meta_byline_text(cd.data.data, cd.data.length)
@@ -362,4 +398,4 @@ def meta_scan(Doc doc):
         if node == root:
             break
         node = node.next
-    return out
+    return metas, multi, out

@@ -17,6 +17,7 @@ article:*, parsely-*, sailthru.*) > microdata ``itemprop`` > ``<time datetime>``
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -100,6 +101,15 @@ _RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[
 _RE_RELATIVE = re.compile(r"\b(?:\d+|an?|one|few)\s+(?:sec|second|min|minute|hr|hour|day|week|month|year)s?\s+ago\b|"
                           r"\b(?:yesterday|today)\b|\d+\s*(?:秒|分钟|小时|天)前|昨天|今天", re.I)
 _MAX_YEAR = _date.today().year + 1
+_HAS_YEAR = re.compile(r"(?:19|20)\d\d")
+_RE_WORD = re.compile(r"[^\W\d_]{3,}")
+_RE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+)")
+
+
+def _host(url: str | None) -> str | None:
+    """The host of an absolute URL, lower-cased (a regex: urlsplit costs ten times more)."""
+    m = _RE_HOST.match(url) if url else None
+    return m[1].lower() if m else None
 
 
 def _mkdate(y: int, m: int, d: int) -> str | None:
@@ -122,24 +132,27 @@ def parse_date(s: str | None, dayfirst: bool | None = None) -> str | None:
     """
     if not s:
         return None
-    s = s.strip()
     if len(s) > 400:
         s = s[:400]
+    if not _HAS_YEAR.search(s):     # every form has a four-digit year: most texts stop here
+        return None
+    s = s.strip()
     m = _RE_ISO.search(s)
     if m:
         return _mkdate(int(m[1]), int(m[2]), int(m[3]))
     m = _RE_CJK.search(s)
     if m:
         return _mkdate(int(m[1]), int(m[2]), int(m[3]))
-    m = _RE_MDY.search(s)
-    if m:
-        return _mkdate(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
-    m = _RE_DMY.search(s)
-    if m:
-        return _mkdate(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
-    m = _RE_YMD.search(s)
-    if m:
-        return _mkdate(int(m[1]), _MONTHS[m[2].lower()], int(m[3]))
+    if any(w.lower() in _MONTHS for w in _RE_WORD.findall(s)):      # month names: the costly forms
+        m = _RE_MDY.search(s)
+        if m:
+            return _mkdate(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
+        m = _RE_DMY.search(s)
+        if m:
+            return _mkdate(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
+        m = _RE_YMD.search(s)
+        if m:
+            return _mkdate(int(m[1]), _MONTHS[m[2].lower()], int(m[3]))
     m = _RE_NUM.search(s)
     if m:
         a, b, y = int(m[1]), int(m[2]), int(m[3])
@@ -178,6 +191,22 @@ def _clean(s) -> str:
 _TITLE_SEPS = re.compile(r"\s+(?:\||-|–|—|·|•|::|»|/|:)\s+")
 
 
+@functools.lru_cache(maxsize=256)
+def _site_keys(sitename: str | None, host: str | None) -> frozenset:
+    """Keys naming the site: og:site_name, the host's name ("example" of www.example.co.uk)."""
+    keys = set()
+    if sitename:
+        keys.add(_key(sitename))
+    if host:
+        h = host.lower().removeprefix("www.").split(".")
+        keys.add(_key(h[0]))
+        if len(h) > 2:
+            keys.add(_key(h[-2]))
+        keys.add(_key(".".join(h)))
+    keys.discard("")
+    return frozenset(keys)
+
+
 def strip_site_suffix(title: str, sitename: str | None = None, host: str | None = None,
                       names: set[str] | frozenset = frozenset()) -> str:
     """<title> without the site name: " | Site", " - Site", " — Site", "Site | ..." .
@@ -195,16 +224,7 @@ def strip_site_suffix(title: str, sitename: str | None = None, host: str | None 
         parts = parts[:-1]
     if len(parts) < 2:
         return title
-    keys = set(names)
-    if sitename:
-        keys.add(_key(sitename))
-    if host:
-        h = host.lower().removeprefix("www.").split(".")
-        keys.add(_key(h[0]))
-        if len(h) > 2:
-            keys.add(_key(h[-2]))
-        keys.add(_key(".".join(h)))
-    keys.discard("")
+    keys = _site_keys(sitename, host) | names if names else _site_keys(sitename, host)
 
     def is_site(p: str) -> bool:
         k = _key(p)
@@ -228,6 +248,7 @@ def _strip_trailing_sep(s: str) -> str:
 _NONWORD = re.compile(r"[\W_]+")
 
 
+@functools.lru_cache(maxsize=4096)
 def _key(s: str) -> str:
     return _NONWORD.sub("", s.casefold())
 
@@ -332,6 +353,8 @@ _BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|rep
 _NAME_SPLIT = re.compile(r"\s*(?:;|\band\b|&|\+|,|\bund\b|\bet\b|\by\b|、|，|/|\||⋅|•)\s*", re.I)
 _NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
                        r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
+_HAS_DIGIT = re.compile(r"\d")
+_STAMP_TAIL = re.compile(r"\s*(?:[|•·,–—-]\s*)?\b(?:posted|published|updated|last updated)\b.*$", re.I)
 _DATE_TAIL = re.compile(rf"\s*(?:[|•·,–—-]\s*)?\b(?:(?:posted|published|updated|last updated|on)\b.*|(?:{_MON})\.?\s+\d.*|\d{{1,2}}\s+(?:{_MON})\b.*|\d{{1,4}}[/.-]\d.*)$", re.I)
 _CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
                "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
@@ -344,7 +367,10 @@ def _split_names(s: str) -> list[str]:
     if not s:
         return []
     s = _BY.sub("", s)
-    s = _DATE_TAIL.sub("", s)
+    if _HAS_DIGIT.search(s):
+        s = _DATE_TAIL.sub("", s)          # "Jane Doe, March 3, 2025" (dates have digits)
+    else:
+        s = _STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
     s = re.sub(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", "", s, flags=re.I)
     names: list[str] = []
     for p in _NAME_SPLIT.split(s):
@@ -421,36 +447,25 @@ _CAT_META = ("article:section", "parsely-section", "og:article:section", "catego
 def extract_metadata(doc, url: str | None = None) -> Metadata:
     """Metadata of a parsed page (a :class:`fastx.Doc`); `url` defaults to ``doc.url``."""
     url = url or doc.url
-    recs = _core.meta_scan(doc)
+    metas, meta_multi, recs = _core.meta_scan(doc)
     md = Metadata()
     src = md.source
-    metas: dict[str, str] = {}
-    meta_multi: dict[str, list[str]] = {}
     ld_texts: list[str] = []
     items: dict[str, list[tuple[str, int]]] = {}
     times: list[tuple[str, str, int]] = []
     h1s: list[tuple[str, int]] = []
-    hints: list[tuple[str, str, int, str]] = []
+    hints: list[tuple[str, str, int]] = []
     texts: list[tuple[str, str, int]] = []
     years: list[tuple[str, int]] = []
     item_author: dict[str, str] = {}
     canonical = base = lang = None
     link_author = None
     for kind, key, val, order in recs:
-        if kind == _K_META:
-            k = key.strip().lower()
-            v = val.strip()
-            if v:
-                if k not in metas:
-                    metas[k] = v
-                if k in ("article:tag", "article:author", "og:article:tag", "book:tag", "video:tag",
-                         "citation_author", "article:section", "author"):
-                    meta_multi.setdefault(k, []).append(v)
-        elif kind == _K_LD:
+        if kind == _K_LD:
             ld_texts.append(val)
         elif kind == _K_ITEM:
             k = key.strip().lower()
-            items.setdefault(k, []).append((_clean(val), order))
+            items.setdefault(k, []).append((val, order))           # raw: cleaned where used
             if k == "author" and "author" not in item_author:
                 item_author["author"] = val
         elif kind == _K_LINK:
@@ -460,21 +475,21 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             elif "author" in k and link_author is None and not val.startswith(("http", "/", "mailto")):
                 link_author = val
         elif kind == _K_TIME:
-            times.append((key.strip(), _clean(val), order))
+            times.append((key, val, order))
         elif kind == _K_H1:
             t = _clean(val)
             if t:
                 h1s.append((t, order))
         elif kind == _K_HINT:
-            hints.append((key.lower(), _clean(val), order, val))
+            hints.append((key, val, order))
         elif kind == _K_TEXT:
-            texts.append((_clean(key), _clean(val), order))
+            texts.append((key, val, order))
         elif kind == _K_LANG:
             lang = val.strip()
         elif kind == _K_BASE:
             base = val.strip()
         elif kind == _K_YEAR:
-            years.append((_clean(val), order))
+            years.append((val, order))
 
     ld = _ld_objects(ld_texts) if ld_texts else []
     # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
@@ -486,9 +501,7 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             main = o
         if page_obj is None and any(t in _PAGE_TYPES for t in ts):
             page_obj = o
-    host = urlsplit(url).hostname if url else None
-    if host is None and canonical:
-        host = urlsplit(canonical).hostname
+    host = _host(url) or _host(canonical)
 
     def set_(name: str, value, source: str) -> bool:
         if value and getattr(md, name) in (None, []):
@@ -579,10 +592,10 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 break
     if md.date is None or md.date_modified is None:
         # other <meta> names that say what they hold ("w-published-date", "post:updated_time")
-        for k, v in metas.items():
-            if ("date" in k or "time" in k) and ("modif" in k or "updated" in k):
+        for k, v in [(k, v) for k, v in metas.items() if "date" in k or "time" in k]:
+            if "modif" in k or "updated" in k:
                 set_("date_modified", parse_date(v), "meta")
-            elif ("date" in k or "time" in k) and "publish" in k or k.endswith((":date", "_date", "-date")) \
+            elif "publish" in k or k.endswith((":date", "_date", "-date")) \
                     and not any(w in k for w in ("expir", "valid", "event", "start", "end")):
                 set_("date", parse_date(v), "meta")
     if md.date is None:
@@ -591,9 +604,8 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 for v, _ in vs[:2]:
                     if set_("date", parse_date(v), "microdata"):
                         break
-    shown = _shown_dates(times, hints, texts, years, h1s[0][1] if h1s else 0)
-    if md.date is None and shown:
-        set_("date", shown[0], "byline")
+    if md.date is None:
+        set_("date", _shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0), "byline")
     if md.date is None:
         set_("date", url_date(url) or url_date(canonical), "url")
 
@@ -754,8 +766,8 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
                  ("dc.title", "meta"), ("parsely-title", "meta"), ("sailthru.title", "meta")):
         if k in metas and _clean(metas[k]):
             cands.append((strip_site_suffix(metas[k], site, host), s))
-    if "headline" in items and items["headline"][0][0]:
-        cands.append((items["headline"][0][0], "microdata"))
+    if "headline" in items and _clean(items["headline"][0][0]):
+        cands.append((_clean(items["headline"][0][0]), "microdata"))
     stripped = strip_site_suffix(raw_title, site, host) if raw_title else ""
     if stripped:
         cands.append((stripped, "title"))
@@ -869,94 +881,110 @@ def _byline_names(raw: str, single_words: bool = False) -> list[str]:
     return names
 
 
+def _zh_names(m) -> list[str]:
+    return [n for n in re.split(r"[\s、，,]+", m[1]) if n and n.lower() not in _ZH_NOT_NAME
+            and not n.endswith(("记者", "編輯", "编辑", "报道"))]
+
+
 def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
     """An author from the visible page: elements whose class/id/rel names an author or byline,
-    "By ..." text, Chinese 作者/记者 bylines; the one nearest after the first h1 is preferred."""
+    "By ..." text, Chinese 作者/记者 bylines; the nearest after the first h1 is preferred (then the
+    nearest before it). `hints`, `texts`: the raw scan records, cleaned only as they are tried,
+    nearest first, until one gives a name."""
     h1_order = h1s[0][1] if h1s else 0
-    cands: list[tuple[int, str]] = []
-    for key, txt, order, raw in hints:
-        if not txt or len(txt) > 160:
-            continue
+    entries = []
+    for key, raw, order in hints:
+        key = key.lower()
         user = "username" in key or "user-name" in key
         if ("author" in key or "byline" in key or "writer" in key or user) and not any(
                 b in key for b in ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label",
                                    "box", "comment", "reply", "quote")):
+            entries.append((order < h1_order, abs(order - h1_order), 0, raw, user))
+    for key, raw, order in texts:
+        entries.append((order < h1_order, abs(order - h1_order), 1, raw, key))
+    entries.sort(key=lambda e: (e[0], e[1], e[2]))
+    for _, _, kind, raw, extra in entries:
+        if kind == 0:
+            txt = _clean(raw)
+            if not txt or len(txt) > 160:
+                continue
             if _CJK.search(txt):
                 m = _ZH_AUTHOR.search(txt)
                 if m:
-                    names = [n for n in re.split(r"[\s、，,]+", m[1]) if n and n.lower() not in _ZH_NOT_NAME
-                             and not n.endswith(("记者", "編輯", "编辑", "报道"))]
+                    names = _zh_names(m)
                 elif ":" in txt or "：" in txt:
                     names = []
                 else:       # an author element holding just a name ("扬眼 企鹅号": the account's name)
                     names = txt.split()[:1]
             else:
-                names = _byline_names(raw, user)
+                names = _byline_names(raw, extra)
             if names:
-                cands.append((order, _join_names(names)))
-    for key, txt, order in texts:
-        for t in (txt, key):
+                return _join_names(names)
+            continue
+        for t in (_clean(raw), _clean(extra)):
             if not t:
                 continue
             m = _ZH_AUTHOR.search(t)
             if m:
-                names = [n for n in re.split(r"[\s、，,]+", m[1]) if n and n.lower() not in _ZH_NOT_NAME
-                         and not n.endswith(("记者", "編輯", "编辑", "报道"))]
+                names = _zh_names(m)
                 if names:
-                    cands.append((order, _join_names(names)))
-                    break
+                    return _join_names(names)
             if _BY.match(t) and len(t) < 120:
                 names = [n for n in map(_trim_role, _split_names(t)) if n and _name_like(n)]
                 if names:
-                    cands.append((order, _join_names(names)))
-                    break
+                    return _join_names(names)
     if link_author:
-        cands.append((10 ** 9, link_author))
-    if not cands:
-        for key, txt, order in texts:
-            m = _ZH_SOURCE.search(txt) or _ZH_SOURCE.search(key)
-            if m and m[1] not in _ZH_NOT_NAME:
-                return m[1]
-        return None
-    after = [c for c in cands if c[0] >= h1_order and c[1]]
-    best = min(after or cands, key=lambda c: abs(c[0] - h1_order))
-    return best[1]
+        return link_author
+    for key, raw, order in texts:
+        m = _ZH_SOURCE.search(raw) or _ZH_SOURCE.search(key)
+        if m and m[1] not in _ZH_NOT_NAME:
+            return m[1]
+    return None
 
 
 _UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
 
 
-def _shown_dates(times, hints, texts, years, h1_order: int) -> list[str]:
-    """The dates the page shows in its datelines, nearest the headline first: <time> elements,
-    elements classed date/published/posted/time, "Posted on ..." / 发布时间：... text; a line that
-    names both an original and an updated date gives the original first."""
-    found: list[tuple[int, int, str]] = []       # (distance to the h1, rank, date)
-
-    def add(t: str, order: int, rank: int):
-        if not t or _RE_RELATIVE.search(t[:60]):
-            return
+def _shown_date(times, hints, texts, years, h1_order: int) -> str | None:
+    """The date the page shows in its datelines, nearest the headline first (after it before
+    before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
+    发布时间：... text, short texts holding a date. A date labelled as an update ("Updated ...",
+    "Last modified") is taken only when no other is shown. The raw scan records are parsed
+    nearest first, until one gives a date."""
+    entries = []
+    for dt, raw, order in times[:10]:
+        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, dt, raw))
+    for key, raw, order in texts:
+        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 1, key, raw))
+    for key, raw, order in hints:
+        k = key.lower()
+        if len(raw) < 400 and not any(w in k for w in ("comment", "related", "footer", "copyright")):
+            entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 2, "", raw))
+    for raw, order in years:
+        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 3, "", raw))
+    entries.sort(key=lambda e: (e[0], e[1]))
+    late = None
+    for _, rank, a, b in entries:
+        if rank == 0:
+            d = parse_date(a) or parse_date(_clean(b))
+            if d:
+                return d
+            continue
+        if rank == 1:
+            key, txt = _clean(a), _clean(b)
+            t = key if key and len(key) < 160 else txt
+        else:
+            t = _clean(b)
+            if rank == 2 and len(t) >= 100:
+                continue
+        if not t or not _HAS_YEAR.search(t) or _RE_RELATIVE.search(t[:60]):
+            continue
         m = _ZH_DATE.search(t)
-        d = parse_date(m[1]) if m else None
-        d = d or parse_date(t[:160])
+        d = (parse_date(m[1]) if m else None) or parse_date(t[:160])
         if d:
             # "Updated ...", "Last modified ...": a revision, after any date of first publication
-            late = 1000 if _UPDATED.search(t[:t.find(d[:4]) if d[:4] in t else 60]) else 0
-            found.append((late + abs(order - h1_order) + (0 if order >= h1_order else 50), rank, d))
-
-    for dt, txt, order in times[:10]:
-        d = parse_date(dt) or parse_date(txt)
-        if d:
-            found.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, d))
-    for key, txt, order in texts:
-        add(key if key and len(key) < 160 else txt, order, 1)
-    for key, txt, order, _ in hints:
-        if len(txt) < 100 and not any(w in key for w in ("comment", "related", "footer", "copyright")):
-            add(txt, order, 2)
-    for txt, order in years:
-        add(txt, order, 3)
-    found.sort()
-    out: list[str] = []
-    for _, _, d in found:
-        if d not in out:
-            out.append(d)
-    return out
+            if _UPDATED.search(t[:t.find(d[:4]) if d[:4] in t else 60]):
+                late = late or d
+            else:
+                return d
+    return late
