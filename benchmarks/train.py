@@ -38,6 +38,7 @@ leaves, and row/feature subsampling uses fixed seeds.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import sys
 import time
@@ -55,8 +56,10 @@ import fastx  # noqa: E402
 from fastx._labels import group_labels, main_text, text_node_labels  # noqa: E402
 from fastx.bayes import PAPER_BLOCK_TAGS, TABLE_BLOCK_TAGS, BayesModel  # noqa: E402
 from fastx.evaluate import tokens  # noqa: E402
+from fastx import _core  # noqa: E402
 from fastx.methods import default as dm  # noqa: E402
-from validate import CORPORA, load_compare, split  # noqa: E402
+from fastx.methods import page_type as ptm  # noqa: E402
+from validate import CORPORA, domain, load_compare, split  # noqa: E402
 
 DATA = ROOT / "fastx" / "data"
 SEED = 20130606
@@ -97,18 +100,29 @@ class Page:
     label: np.ndarray       # covered share of each unit's tokens
     tok: np.ndarray         # tokens per unit
     bayes: dict             # blocking -> bin counts
+    page_x: np.ndarray      # the page-type model's input row (ptm.FEATURE_NAMES)
+    page_type: str | None   # the gold page type (wcxb-dev), else None
+    domain: str
+
+
+# corpora whose pages are all articles (news and blog posts): the page-type model learns from them
+# as articles besides wcxb-dev's typed pages, so that the older markup of news sites does not read
+# as a listing (cleaneval-dev's pages are of every kind and stay untyped)
+ARTICLE_CORPORA = {"cpe": "article", "l3s": "article", "readability": "article", "dragnet": "article"}
 
 
 def prepare(corpus: str, pid: str, html: bytes, meta: dict) -> Page:
     doc = fastx.parse(html, url=meta.get("url"))
     gold = meta["text"]
     label, ntok = text_node_labels(doc, gold)
-    unit_of, units, X = dm.features(doc)
+    unit_of, units, X, row = _core.default_features(doc)      # pt_* columns: set_page_types()
     ulab, utok = group_labels(unit_of, len(units), label, ntok)
     bayes = {"paper": BayesModel.count_blocks(doc, label, ntok, PAPER_BLOCK_TAGS),
              "table": BayesModel.count_blocks(doc, label, ntok, TABLE_BLOCK_TAGS)}
+    page_x = ptm.page_row(doc, row)
     return Page(corpus, pid, len(tokens(main_text(gold))), units, np.asarray(X).copy(),
-                ulab, utok, bayes)
+                ulab, utok, bayes, page_x, meta.get("type") or ARTICLE_CORPORA.get(corpus),
+                domain(meta.get("url")) or f"{corpus}/{pid}")
 
 
 def load_pages(cmp, corpora=CORPORA):
@@ -126,9 +140,12 @@ def load_pages(cmp, corpora=CORPORA):
 
 # ---------------------------------------------------------------- default model
 
+CORPUS_WEIGHT: dict[str, float] = {}      # --weight CORPUS=W: a corpus's total weight relative to the others
+
+
 def weights(pages: list[Page]) -> list[np.ndarray]:
     """Per-unit weights: a unit's share of its page's tokens; each corpus sums
-    to the same total (the mean pages per corpus)."""
+    to the same total (the mean pages per corpus), times its CORPUS_WEIGHT."""
     per_corpus: dict[str, int] = {}
     for p in pages:
         per_corpus[p.corpus] = per_corpus.get(p.corpus, 0) + 1
@@ -136,7 +153,7 @@ def weights(pages: list[Page]) -> list[np.ndarray]:
     out = []
     for p in pages:
         tot = max(1, int(p.tok.sum()))
-        out.append(p.tok / tot * (scale / per_corpus[p.corpus]))
+        out.append(p.tok / tot * (scale / per_corpus[p.corpus]) * CORPUS_WEIGHT.get(p.corpus, 1.0))
     return out
 
 
@@ -219,12 +236,61 @@ def choose_thresholds(pages: list[Page], probs: list[np.ndarray]) -> tuple[float
     return best
 
 
-def train_default(pages: list[Page], verbose=True) -> dm.DefaultModel:
+TYPE_MIN_PAGES = 40          # pages of a predicted type needed to give it thresholds of its own
+
+
+def page_f1(p: Page, pr: np.ndarray, t: float) -> float:
+    """One page's F1 from unit labels (token counts) when the units with probability >= t are kept."""
+    k = pr >= t
+    tp = float((p.label * p.tok)[k].sum())
+    fp = float(((1 - p.label) * p.tok)[k].sum())
+    fn = max(0.0, p.gold_tokens - tp)
+    return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn > 0 else 1.0
+
+
+def predicted_type(p: Page) -> int:
+    """The page type the unit model sees (argmax of its pt_* columns), -1 for a page without units."""
+    return int(np.argmax(p.X[0, -len(ptm.PAGE_TYPES):])) if len(p.X) else -1
+
+
+def choose_type_thresholds(pages: list[Page], probs: list[np.ndarray], t: float, pt: float) -> np.ndarray:
+    """(threshold, page threshold) per page type: for the pages predicted as a type (at least
+    TYPE_MIN_PAGES of them, else the global pair), the pair with the best mean page F1 of
+    out-of-fold probabilities, every corpus weighing the same."""
+    per_corpus: dict[str, int] = {}
+    for p in pages:
+        per_corpus[p.corpus] = per_corpus.get(p.corpus, 0) + 1
+    out = np.array([[t, pt]] * len(ptm.PAGE_TYPES))
+    kinds = [predicted_type(p) for p in pages]
+    for k in range(len(ptm.PAGE_TYPES)):
+        idx = [i for i, kk in enumerate(kinds) if kk == k]
+        if len(idx) < TYPE_MIN_PAGES:
+            continue
+        w = np.array([1.0 / per_corpus[pages[i].corpus] for i in idx])
+        best, best_f1 = (t, pt), -1.0
+        for g in PAGE_GRID:
+            gated = [probs[i] if len(probs[i]) and probs[i].max() >= g else np.zeros_like(probs[i]) for i in idx]
+            for u in UNIT_GRID:
+                f1 = float(np.dot(w, [page_f1(pages[i], pr, u) for i, pr in zip(idx, gated)])) / w.sum()
+                if f1 > best_f1 + 1e-9:
+                    best, best_f1 = (float(u), float(g)), f1
+        out[k] = best
+    return out
+
+
+def train_default(pages: list[Page], verbose=True, like: dm.DefaultModel | None = None) -> dm.DefaultModel:
     """The default model: LightGBM on all training units; thresholds and
-    early-exit margins from 5-fold out-of-fold predictions (folds by page)."""
+    early-exit margins from 5-fold out-of-fold predictions (folds by page).
+    With `like`, one fit only: thresholds and margins are `like`'s (the
+    leave-one-corpus-out runs, which would otherwise fit six times each)."""
     X = np.vstack([p.X for p in pages])
     y = np.concatenate([p.label for p in pages])
     w = np.concatenate(weights(pages))
+    if like is not None:
+        booster = fit_trees(X, y, w)
+        return dm.DefaultModel(PARAMS["max_depth"], *complete_trees(booster, PARAMS["max_depth"]),
+                               like.threshold, like.exit_at, like.exit_margin, like.page_threshold,
+                               like.type_thresholds)
     sizes = [len(p.units) for p in pages]
     row_fold = np.repeat(np.arange(len(pages)) % FOLDS, sizes)
     z = np.zeros(len(y))
@@ -237,10 +303,12 @@ def train_default(pages: list[Page], verbose=True) -> dm.DefaultModel:
             partial[c, te] = b.predict(X[te], raw_score=True, num_iteration=k)
     probs = np.split(1 / (1 + np.exp(-z)), np.cumsum(sizes)[:-1])
     t, pt, f1 = choose_thresholds(pages, probs)
-    margins = exit_schedule(partial, z, (dm.logit(t), dm.logit(pt)))
+    tt = choose_type_thresholds(pages, probs, t, pt)
+    cuts = tuple(sorted({dm.logit(v) for v in tt.ravel()} | {dm.logit(t), dm.logit(pt)}))
+    margins = exit_schedule(partial, z, tuple(c for c in cuts if np.isfinite(c)))
     booster = fit_trees(X, y, w)
     model = dm.DefaultModel(PARAMS["max_depth"], *complete_trees(booster, PARAMS["max_depth"]), t,
-                            EXIT_AT, margins, pt)
+                            EXIT_AT, margins, pt, tt)
     if verbose:
         full = model.log_odds(X)
         fast = model.log_odds(X, early_exit=True)
@@ -249,6 +317,8 @@ def train_default(pages: list[Page], verbose=True) -> dm.DefaultModel:
               f"{pt:.2f} (out-of-fold approx F1, mean over corpora, {f1:.4f}); early-exit margins "
               f"{[round(float(m), 2) for m in margins]} change {changed} of {len(y)} training decisions",
               flush=True)
+        print("per page type (threshold, page threshold): " + ", ".join(
+            f"{k} {a:.2f}/{b:.2f}" for k, (a, b) in zip(ptm.PAGE_TYPES, tt)), flush=True)
     return model
 
 
@@ -266,6 +336,70 @@ def approx_f1(pages, probs, t) -> float:
             rs.append(tp / (tp + fn))
     P, R = (statistics.mean(ps) if ps else 0.0), (statistics.mean(rs) if rs else 0.0)
     return 2 * P * R / (P + R) if P + R else 0.0
+
+
+# ---------------------------------------------------------------- page-type model
+
+PT_PARAMS = {
+    "objective": "multiclass", "num_class": len(ptm.PAGE_TYPES), "learning_rate": 0.05, "num_leaves": 15,
+    "max_depth": 4, "min_data_in_leaf": 8, "lambda_l2": 5.0, "feature_fraction": 0.3,
+    "bagging_fraction": 0.8, "bagging_freq": 1, "max_bin": 63, "seed": SEED, "deterministic": True,
+    "force_row_wise": True, "num_threads": 2, "verbose": -1,
+}
+PT_ROUNDS = 300
+
+
+def fit_page_type(pages: list[Page]) -> ptm.PageTypeModel:
+    """The page-type model (LightGBM softmax) on pages with a gold type, as one complete-tree
+    ensemble per class (LightGBM's tree t belongs to class t mod classes)."""
+    import lightgbm as lgb
+    X = np.vstack([p.page_x for p in pages])
+    y = np.array([ptm.PAGE_TYPES.index(p.page_type) for p in pages])
+    # every type weighs the same in training (wcxb-dev has 790 articles and 91 documentation pages)
+    counts = np.bincount(y, minlength=len(ptm.PAGE_TYPES)).astype(float)
+    w = (len(y) / (len(counts) * np.maximum(counts, 1)))[y] ** 0.5
+    b = lgb.train(PT_PARAMS, lgb.Dataset(X, label=y, weight=w, params={"max_bin": PT_PARAMS["max_bin"]}),
+                  num_boost_round=PT_ROUNDS)
+    feat, thr, leaf = complete_trees(b, PT_PARAMS["max_depth"])
+    k = len(ptm.PAGE_TYPES)
+    split_ = lambda a: np.stack([a[c::k] for c in range(k)])      # noqa: E731
+    return ptm.PageTypeModel(PT_PARAMS["max_depth"], split_(feat), split_(thr), split_(leaf))
+
+
+def train_page_type(pages: list[Page], verbose=True):
+    """(model on every typed page, {id(page): out-of-fold probabilities}): folds by domain, so
+    that the unit model trains on the page-type probabilities it will see on unseen sites."""
+    typed = [p for p in pages if p.page_type]
+    if not typed:
+        return None, {}
+    model = fit_page_type(typed)
+    oof = {}
+    fold = [int(hashlib.md5(p.domain.encode()).hexdigest(), 16) % FOLDS for p in typed]
+    for f in range(FOLDS):
+        m = fit_page_type([p for p, g in zip(typed, fold) if g != f])
+        held = [p for p, g in zip(typed, fold) if g == f]
+        if held:
+            for p, pr in zip(held, m.probabilities(np.vstack([p.page_x for p in held]))):
+                oof[id(p)] = pr
+    if verbose:
+        acc = statistics.mean(ptm.PAGE_TYPES[int(np.argmax(oof[id(p)]))] == p.page_type for p in typed)
+        print(f"page type: {model.feat.shape[1]} trees per type, depth {model.depth}; out-of-fold accuracy "
+              f"(folds by domain) {acc:.3f} on {len(typed)} pages", flush=True)
+    return model, oof
+
+
+def set_page_types(pages: list[Page], model, oof: dict) -> None:
+    """Fill the units' pt_* columns: out-of-fold probabilities for the pages the page-type model
+    learned from, the model's for the others."""
+    k = len(ptm.PAGE_TYPES)
+    rest = [p for p in pages if id(p) not in oof]
+    probs = dict(oof)
+    if rest and model is not None:
+        for p, pr in zip(rest, model.probabilities(np.vstack([p.page_x for p in rest]))):
+            probs[id(p)] = pr
+    for p in pages:
+        if len(p.X):
+            p.X[:, -k:] = probs[id(p)] if id(p) in probs else 0.0
 
 
 # ---------------------------------------------------------------- Bayes models
@@ -301,6 +435,34 @@ def print_table(title, res, corpora):
         print(f"{name:<14}" + "".join(f"{r[c]:13.4f}" for c in corpora) + f"{r['mean']:9.4f}")
 
 
+def print_word_f1(cmp, corpus, docs, extractors) -> None:
+    """WCXB's score (compare.py's word_f1: mean per page), overall and per page type."""
+    kinds = sorted({meta["type"] for _, _, meta in docs})
+    print(f"\n{corpus}: word F1 (mean per page) on {len(docs)} validation pages")
+    print(f"{'':<26}{'all':>8}" + "".join(f"{k[:11]:>12}" for k in kinds) + f"{'empty':>7}")
+    for name, fn in extractors.items():
+        rows = [(meta["type"], cmp.word_f1(out, meta["text"])[2], not out.strip() and bool(meta["text"].strip()))
+                for _, html, meta in docs for out in (fn(html, meta),)]
+        print(f"{name:<26}{statistics.mean(r[1] for r in rows):8.4f}"
+              + "".join(f"{statistics.mean(r[1] for r in rows if r[0] == k):12.4f}" for k in kinds)
+              + f"{sum(r[2] for r in rows):7d}", flush=True)
+
+
+def print_page_type_accuracy(docs, model) -> None:
+    """Accuracy and confusion matrix (rows: gold, columns: predicted) of the page-type model."""
+    k = len(ptm.PAGE_TYPES)
+    conf = np.zeros((k, k), dtype=int)
+    for _, html, meta in docs:
+        doc = fastx.parse(html, url=meta.get("url"))
+        _, _, _, row = _core.default_features(doc)
+        pred = int(np.argmax(model(doc, row)))
+        conf[ptm.PAGE_TYPES.index(meta["type"]), pred] += 1
+    print(f"page type accuracy {np.trace(conf) / conf.sum():.3f} on {conf.sum()} validation pages")
+    print(f"{'gold / predicted':<16}" + "".join(f"{t[:8]:>9}" for t in ptm.PAGE_TYPES))
+    for i, t in enumerate(ptm.PAGE_TYPES):
+        print(f"{t:<16}" + "".join(f"{v:9d}" for v in conf[i]))
+
+
 def extractor(method, **kw):
     def run(html, meta):
         return fastx.extract(html, url=meta.get("url"), method=method, **kw).text
@@ -310,43 +472,61 @@ def extractor(method, **kw):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cross", action="store_true", help="leave-one-corpus-out figures too")
+    ap.add_argument("--cross-only", metavar="CORPUS", action="append", default=[],
+                    help="with --cross: hold out only these corpora")
     ap.add_argument("--no-write", action="store_true", help="train and report, do not overwrite fastx/data")
     ap.add_argument("--rounds", type=int, default=ROUNDS, help=f"trees of the default model (default {ROUNDS})")
     ap.add_argument("--learning-rate", type=float, default=PARAMS["learning_rate"],
                     help=f"LightGBM learning rate (default {PARAMS['learning_rate']})")
+    ap.add_argument("--weight", action="append", default=[], metavar="CORPUS=W",
+                    help="a corpus's total training weight relative to the others (default 1 each)")
     a = ap.parse_args(argv)
     set_rounds(a.rounds, a.learning_rate)
+    for spec in a.weight:
+        name, _, w = spec.partition("=")
+        CORPUS_WEIGHT[name] = float(w)
     cmp = load_compare()
     data = load_pages(cmp)
     pages = [p for c in CORPORA for p in data[c][1]]
     val = {c: data[c][0] for c in CORPORA}
 
     bayes = train_bayes(pages)
+    types, oof = train_page_type(pages)
+    set_page_types(pages, types, oof)
     model = train_default(pages)
     if not a.no_write:
         bayes["paper"].save(DATA / "bayes.json")
         bayes["table"].save(DATA / "bayes_table.json")
         model.save(DATA / "default_model.npz")
-        for f in ("bayes.json", "bayes_table.json", "default_model.npz"):
+        types.save(DATA / "page_type_model.npz")
+        for f in ("bayes.json", "bayes_table.json", "default_model.npz", "page_type_model.npz"):
             print(f"wrote fastx/data/{f} ({(DATA / f).stat().st_size:,} bytes)")
-    ex = {"default": extractor("default", model=model),
+    ex = {"default": extractor("default", model=model, page_types=types),
           "bayes": extractor("bayes", model=bayes["paper"]),
           "bayes-table": extractor("bayes", model=bayes["table"]),
           "cetd": extractor("cetd")}
     print_table("validation split F1 (never trained on)", evaluate(cmp, val, ex), CORPORA)
+    typed_val = {c: docs for c, docs in val.items() if docs and "type" in docs[0][2]}
+    for c, docs in typed_val.items():
+        print_word_f1(cmp, c, docs, {"default": ex["default"], "cetd": ex["cetd"]})
+        print_page_type_accuracy(docs, types)
 
     if a.cross:
         res = {"default": {}, "default-all": {}}
-        for held in CORPORA:
+        for held in a.cross_only or CORPORA:
             rest = [p for p in pages if p.corpus != held]
-            m = train_default(rest, verbose=False)
-            res["default"][held] = score(cmp, val[held], extractor("default", model=m))
-            res["default-all"][held] = score(cmp, val[held], extractor("default", model=model))
+            m = train_default(rest, verbose=False, like=model)
+            run = extractor("default", model=m, page_types=types)
+            res["default"][held] = score(cmp, val[held], run)
+            res["default-all"][held] = score(cmp, val[held], ex["default"])
             print(f"without {held}: {res['default'][held]:.4f} (with it: {res['default-all'][held]:.4f})",
                   flush=True)
+            if held in typed_val:
+                print_word_f1(cmp, held, val[held], {f"default without {held}": run})
+        held_out = a.cross_only or list(CORPORA)
         for r in res.values():
-            r["mean"] = statistics.mean(r[c] for c in CORPORA)
-        print_table("cross-corpus: trained without the corpus, F1 on its validation split", res, CORPORA)
+            r["mean"] = statistics.mean(r[c] for c in held_out)
+        print_table("cross-corpus: trained without the corpus, F1 on its validation split", res, held_out)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ figure the targets are stated in.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import math
@@ -25,12 +26,13 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 if str(ROOT) not in sys.path:          # measure this checkout's fastx, installed or not
     sys.path.insert(0, str(ROOT))
-CORPORA = ("cleaneval-dev", "cpe", "l3s", "readability", "dragnet")
+CORPORA = ("cleaneval-dev", "cpe", "l3s", "readability", "dragnet", "wcxb-dev")
 EXTRACTORS = ("fastx:default", "fastx:bayes", "fastx:bayes-table", "fastx:cetd", "trafilatura",
               "resiliparse", "parse-only")
 VALIDATION_SHARE = 0.2
@@ -52,8 +54,30 @@ def n_validation(n_pages: int) -> int:
     return math.ceil(VALIDATION_SHARE * n_pages)
 
 
+_SECOND_LEVEL = frozenset(("co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"))
+
+
+def domain(url: str | None) -> str:
+    """The registrable domain of `url` (last two host labels; three under a two-letter country
+    code's generic second level such as co.uk or com.au): the unit of wcxb-dev's split."""
+    host = (urlsplit(url or "").hostname or "").lower().rstrip(".")
+    labels = host.split(".")
+    keep = 3 if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL else 2
+    return ".".join(labels[-keep:])
+
+
+def in_domain_validation(url: str | None) -> bool:
+    """wcxb-dev's validation split: one domain in five, by a hash of the domain (no domain on
+    both sides of the split)."""
+    return int(hashlib.md5(domain(url).encode()).hexdigest(), 16) % 5 == 0
+
+
 def split(docs: list) -> tuple[list, list]:
-    """(validation, training) of a corpus's pages in loader order."""
+    """(validation, training) of a corpus's pages in loader order: the first ceil(20%) pages, or,
+    for pages that carry a page type (wcxb-dev: modern pages of many sites), one domain in five."""
+    if docs and "type" in docs[0][2]:
+        val = [d for d in docs if in_domain_validation(d[2].get("url"))]
+        return val, [d for d in docs if not in_domain_validation(d[2].get("url"))]
     k = n_validation(len(docs))
     return docs[:k], docs[k:]
 
@@ -147,8 +171,10 @@ def _run_interleaved(cmp, datasets, names, make, repeat: int) -> dict:
             except Exception:
                 pass
         rows = {name: [] for name in names}
+        words = {name: [] for name in names}        # (page type, WCXB word F1) where pages have a type
         times = {name: [] for name in names}
         errors = dict.fromkeys(names, 0)
+        empty = dict.fromkeys(names, 0)         # pages with no output although the gold has text
         order = list(names)
         for _, html, meta in docs:
             rng.shuffle(order)
@@ -163,16 +189,30 @@ def _run_interleaved(cmp, datasets, names, make, repeat: int) -> dict:
                         errors[name] += 1
                     best = min(best, time.perf_counter() - t0)
                 times[name].append(best)
+                empty[name] += not text.strip() and bool(meta["text"].strip())
                 rows[name].append(cmp.shingle_counts(meta["text"], text))
+                if "type" in meta:
+                    words[name].append((meta["type"], cmp.word_f1(text, meta["text"])[2]))
         res = {}
         for name in names:
             res[name] = cmp.summarize_text(rows[name])
-            res[name].update(docs=len(docs), errors=errors[name] // repeat,
+            res[name].update(_word_f1(words[name]))
+            res[name].update(docs=len(docs), errors=errors[name] // repeat, empty=empty[name],
                              median_ms=1000 * statistics.median(times[name]))
             pooled[name].extend(times[name])
         out[d] = res
     out["all"] = {name: {"median_ms": 1000 * statistics.median(t) if t else float("nan"), "pages": len(t)}
                   for name, t in pooled.items()}
+    return out
+
+
+def _word_f1(rows) -> dict:
+    """compare.py's WCXB figures from (page type, word F1) rows: the mean, overall and per type."""
+    if not rows:
+        return {}
+    out = {"word_f1": statistics.mean(f for _, f in rows)}
+    for kind in sorted({k for k, _ in rows}):
+        out[f"word_f1.{kind}"] = statistics.mean(f for k, f in rows if k == kind)
     return out
 
 
@@ -206,6 +246,19 @@ def _print_table(out, datasets, names) -> None:
         print(f"{name:<20}" + "".join(f"{v:13.4f}" for v in f1) + f"{statistics.mean(f1):9.4f}"
               + f"{med:11.3f}{med / parse_med:9.2f}")
     print("(median ms and x parse: over all validation pages pooled)")
+    if all("empty" in out[d][names[0]] for d in datasets):
+        print()
+        print("pages with empty output where the gold has text")
+        for name in names:
+            print(f"{name:<20}" + "".join(f"{out[d][name]['empty']:13d}" for d in datasets))
+    for d in datasets:
+        keys = [k for k in out[d][names[0]] if k.startswith("word_f1")]
+        if keys:
+            print()
+            print(f"{d}: WCXB word F1 (mean per page), overall and per page type")
+            print(f"{'extractor':<20}" + "".join(f"{k.replace('word_f1.', '')[:12]:>13}" for k in keys))
+            for name in names:
+                print(f"{name:<20}" + "".join(f"{out[d][name].get(k, float('nan')):13.4f}" for k in keys))
     print()
     print("median ms/page per corpus")
     for name in names:

@@ -15,7 +15,7 @@
 from .errors import (DecodeError, ExtractionTimeout, FastxError, InputError, LayoutError,
                      MissingPositionsError, ModelError, ParseError, RenderError, UnknownMethodError,
                      WorkerCrash)
-from ._core import Doc
+from ._core import Doc, PAGE_TYPES
 from .api import Extraction, extract, methods, parse
 from . import evaluate
 from .site import SiteModel
@@ -32,4 +32,4 @@ __all__ = ["extract", "parse", "methods", "evaluate", "Doc", "Extraction", "Fast
            "DecodeError", "ParseError", "LayoutError", "UnknownMethodError", "MissingPositionsError",
            "ModelError", "RenderError", "ExtractionTimeout", "__version__", "SiteModel",
            "records", "Record", "simhash", "hamming", "extract_many", "Page", "BatchStats", "WorkerCrash",
-           "BayesModel", "limit_memory", "OutOfMemoryError"]
+           "BayesModel", "PAGE_TYPES", "limit_memory", "OutOfMemoryError"]

@@ -28,8 +28,10 @@
 # Every loop is a linear sweep over the preorder arrays (parent[i] < i), with
 # the GIL released; no recursion.
 
+from libc.math cimport log1p
 from libc.stdint cimport int8_t, int16_t
 from libc.stdlib cimport calloc
+from libc.string cimport memchr
 
 DEF _GBT_ANC = 4              # ancestors described per unit
 DEF _GBT_GROUPS = 16          # class/id word groups
@@ -130,7 +132,26 @@ GBT_WORD_GROUPS = (
               "grid*", "index*")),
 )
 
+# WCXB's page types (its README defines each); the page-type model's classes, in this order
+PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
+DEF _GBT_NTYPES = 7
+# tags counted per page for the page-type model (index 1..; 0: not counted)
+PAGE_TAG_CLASSES = ("pre", "code", "control", "img", "time", "h1", "h2_6", "p", "li", "td", "a", "article",
+                    "nav", "aside", "form", "table", "dt_dd", "blockquote", "section", "header_footer",
+                    "span", "div", "label", "figure")
+DEF _GBT_NPTAG = 24
+_GBT_PAGE_TAGS = {
+    "pre": 1, "code": 2, "input": 3, "select": 3, "textarea": 3, "button": 3, "img": 4, "time": 5, "h1": 6,
+    "h2": 7, "h3": 7, "h4": 7, "h5": 7, "h6": 7, "p": 8, "li": 9, "td": 10, "th": 10, "a": 11,
+    "article": 12, "nav": 13, "aside": 14, "form": 15, "table": 16, "dt": 17, "dd": 17,
+    "blockquote": 18, "section": 19, "header": 20, "footer": 20, "span": 21, "div": 22, "label": 23,
+    "figure": 24,
+}
+DEF _GBT_REP_LEVELS = 8       # levels (block and ancestors) searched for a repeated sibling group
+DEF _GBT_REP_MIN = 3          # siblings that make a repeated group
+
 cdef uint8_t _gbt_tagcat[STATIC_LIMIT]
+cdef uint8_t _gbt_ptag[STATIC_LIMIT]
 cdef uint16_t _gbt_tagsem[STATIC_LIMIT]
 cdef uint32_t _gbt_word_hash[_GBT_HT]
 cdef uint16_t _gbt_word_len[_GBT_HT]
@@ -148,7 +169,11 @@ def _gbt_init():
     cdef bytes bw
     for i in range(STATIC_LIMIT):
         _gbt_tagcat[i] = _GC_OTHER
+        _gbt_ptag[i] = 0
         _gbt_tagsem[i] = 0
+    for name, cat in _GBT_PAGE_TAGS.items():
+        if name in TAG_IDS:
+            _gbt_ptag[TAG_IDS[name]] = cat
     for name, cat in _GBT_TAG_CATEGORIES.items():
         if name in TAG_IDS:
             _gbt_tagcat[TAG_IDS[name]] = cat
@@ -380,6 +405,8 @@ FEATURE_NAMES = (
                             "heading", "quote", "figure")]
     + ["cls_" + g for g, _ in GBT_WORD_GROUPS]
     + ["prev_chars", "prev_link", "next_chars", "next_link", "siblings"]
+    + ["rep_b", "rep_max", "rep_n", "rep_level", "rep_share", "rep_link", "rep_item"]
+    + ["pt_" + t for t in PAGE_TYPES]
 )
 cdef enum:
     _GF_U = 0
@@ -389,7 +416,22 @@ cdef enum:
     _GF_SEM = _GF_PAGE + 12
     _GF_CLS = _GF_SEM + 12
     _GF_NB = _GF_CLS + _GBT_GROUPS
-    GBT_NFEAT = _GF_NB + 5
+    _GF_REP = _GF_NB + 5
+    _GF_PT = _GF_REP + 7
+    GBT_NFEAT = _GF_PT + _GBT_NTYPES
+
+# page-level features (the page-type model's input, with fastx.methods.page_type's URL features)
+PAGE_FEATURE_NAMES = (
+    ["log_nodes", "log_elements", "log_body_chars", "body_link", "body_punct", "link_tags_per_kchar",
+     "log_units", "top1_share", "top5_share", "cetd_share", "end_punct_share", "short_units", "link_units",
+     "rep_share", "rep_n", "rep_cover", "digits", "currency", "question"]
+    + [f"n_{t}" for t in PAGE_TAG_CLASSES] + [f"r_{t}" for t in PAGE_TAG_CLASSES]
+    + [f"w_{g}" for g, _ in GBT_WORD_GROUPS]
+)
+cdef enum:
+    _GP_TAGS = 19
+    _GP_WORDS = _GP_TAGS + 2 * _GBT_NPTAG
+    GBT_NPAGE = _GP_WORDS + _GBT_GROUPS
 
 
 cdef inline bint _gbt_sentence_end(uint32_t cp) noexcept nogil:
@@ -408,6 +450,370 @@ cdef inline float _gbt_finite(double x) noexcept nogil:
     if x > 1e6:
         return 1e6
     return <float>x
+
+
+# ---------------------------------------------------------------- page signals (page-type model)
+
+# words of a page's visible text that its type tends to carry (one group per page type, PAGE_TYPES
+# order); a word may belong to several groups
+PAGE_TYPE_WORDS = (
+    ("article", ("published", "updated", "share", "comments", "subscribe", "newsletter", "editor",
+                 "reporter", "photo", "said", "according", "minutes", "read", "author", "opinion")),
+    ("forum", ("reply", "replies", "posted", "joined", "quote", "thread", "member", "members", "registered",
+               "upvote", "answered", "asked", "views", "likes", "posts", "moderator", "topic", "solved")),
+    ("product", ("cart", "basket", "stock", "sku", "quantity", "shipping", "wishlist", "checkout", "price",
+                 "buy", "delivery", "warranty", "reviews", "returns", "size", "specifications")),
+    ("collection", ("products", "collection", "collections", "sale", "shop", "brands", "colors", "sizes",
+                    "sort", "filter", "filters", "items", "results")),
+    ("listing", ("results", "showing", "load", "view", "next", "categories", "category", "archive",
+                 "older", "previous", "events", "jobs", "posts", "more")),
+    ("documentation", ("example", "examples", "parameters", "parameter", "returns", "install",
+                       "installation", "usage", "api", "function", "syntax", "configuration", "default",
+                       "string", "method", "argument", "arguments", "npm", "pip", "import", "module",
+                       "tutorial", "docs", "version")),
+    ("service", ("started", "pricing", "contact", "trial", "demo", "team", "features", "testimonials",
+                 "faq", "solutions", "month", "customers", "clients", "services", "consultation", "plans",
+                 "enterprise", "book", "free", "business")),
+)
+DEF _GBT_PT_TEXT_MAX = 16384          # text bytes read for the words
+DEF _GBT_PT_HT = 512
+
+cdef uint32_t _gbt_ptw_hash[_GBT_PT_HT]
+cdef uint8_t _gbt_ptw_bits[_GBT_PT_HT]
+cdef uint8_t _gbt_ptw_used[_GBT_PT_HT]
+
+
+cdef void _gbt_ptw_init():
+    cdef Py_ssize_t slot, pos
+    cdef uint32_t h
+    cdef bytes bw
+    memset(_gbt_ptw_used, 0, _GBT_PT_HT)
+    for g, (_, words) in enumerate(PAGE_TYPE_WORDS):
+        for w in words:
+            bw = w.encode()
+            pos = 0
+            _gbt_next_token(bw, len(bw), &pos, &h)       # the tokenizer's own hash of the word
+            slot = h & (_GBT_PT_HT - 1)
+            while _gbt_ptw_used[slot] and _gbt_ptw_hash[slot] != h:
+                slot = (slot + 1) & (_GBT_PT_HT - 1)
+            _gbt_ptw_used[slot] = 1
+            _gbt_ptw_hash[slot] = h
+            _gbt_ptw_bits[slot] |= <uint8_t>(1 << g)
+
+
+cdef Py_ssize_t _gbt_schema_value(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, list out):
+    """After a '"@type"' key at s[i:]: append its value (or the values of an array) to `out`."""
+    cdef Py_ssize_t j, stop
+    while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 10 or s[i] == 13):
+        i += 1
+    if i >= n or s[i] != 58:            # ':'
+        return i
+    i += 1
+    while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 10 or s[i] == 13):
+        i += 1
+    if i < n and s[i] == 91:            # '[': the strings up to ']'
+        stop = i + 400 if i + 400 < n else n
+        i += 1
+        while i < stop and s[i] != 93:
+            if s[i] == 34:
+                j = i + 1
+                while j < stop and s[j] != 34:
+                    j += 1
+                if j - i - 1 <= 80:
+                    out.append(s[i + 1:j])
+                i = j
+            i += 1
+        return i
+    if i < n and s[i] == 34:
+        j = i + 1
+        stop = i + 82 if i + 82 < n else n
+        while j < stop and s[j] != 34:
+            j += 1
+        if j < stop:
+            out.append(s[i + 1:j])
+        return j
+    return i
+
+
+def page_signals(Doc d):
+    """What a page's markup and words say of its type, for the page-type model
+    (fastx.methods.page_type): ``(schema_types, og_type, word_counts, words)``.
+    `schema_types`: the JSON-LD "@type" values (bytes, at most 64), found by
+    memchr for '@' over the page's bytes; `og_type`: the content of
+    ``<meta property="og:type">`` (bytes, b"" none); `word_counts`: per group of
+    PAGE_TYPE_WORDS, its words among the first 16 KB of the page's text;
+    `words`: the tokens read."""
+    global _gbt_ready
+    if not _gbt_ready:
+        _gbt_init()
+    if not _gbt_ptw_used[0] and not _gbt_ptw_used[1]:
+        _gbt_ptw_init()
+    raw = getattr(d.parser, "raw_html", None)
+    types = []
+    og = b""
+    cdef const unsigned char *s
+    cdef const unsigned char *p
+    cdef Py_ssize_t n, i, j, k
+    if isinstance(raw, bytes):
+        s = raw
+        n = len(raw)
+        i = 0
+        while i < n and len(types) < 64:
+            p = <const unsigned char *>memchr(s + i, 64, n - i)      # '@'
+            if p == NULL:
+                break
+            i = p - s
+            if i >= 1 and s[i - 1] == 34 and i + 6 <= n and memcmp(s + i + 1, b"type", 4) == 0 \
+                    and s[i + 5] == 34:
+                i = _gbt_schema_value(s, n, i + 6, types)
+            i += 1
+        i = 0
+        while i < n:
+            p = <const unsigned char *>memchr(s + i, 58, n - i)      # ':' of og:type
+            if p == NULL:
+                break
+            i = p - s
+            if i >= 2 and i + 5 <= n and s[i - 2] == 111 and s[i - 1] == 103 and memcmp(s + i + 1, b"type", 4) == 0:
+                # the content attribute of the same tag, before or after
+                j = i
+                while j > 0 and i - j < 300 and s[j] != 60:
+                    j -= 1
+                k = i
+                while k < n and k - i < 300 and s[k] != 62:
+                    k += 1
+                m = _OG_CONTENT_RE.search(raw, j, k)
+                if m:
+                    og = m.group(1).lower()
+                break
+            i += 1
+    cdef const unsigned char *buf = d.text_buf
+    cdef Py_ssize_t blen = len(d.text_buf), pos = 0, tokens = 0, slot
+    cdef uint32_t h
+    cdef int g
+    cdef int32_t counts[_GBT_NTYPES]
+    for g in range(_GBT_NTYPES):
+        counts[g] = 0
+    if blen > _GBT_PT_TEXT_MAX:
+        blen = _GBT_PT_TEXT_MAX
+    with nogil:
+        while _gbt_next_token(buf, blen, &pos, &h) > 0:
+            tokens += 1
+            slot = h & (_GBT_PT_HT - 1)
+            while _gbt_ptw_used[slot]:
+                if _gbt_ptw_hash[slot] == h:
+                    for g in range(_GBT_NTYPES):
+                        if _gbt_ptw_bits[slot] & (1 << g):
+                            counts[g] += 1
+                    break
+                slot = (slot + 1) & (_GBT_PT_HT - 1)
+    return types, og, [counts[g] for g in range(_GBT_NTYPES)], tokens
+
+
+import re as _gbt_re
+_OG_CONTENT_RE = _gbt_re.compile(rb'content\s*=\s*["\']?([\w:.-]{1,40})', _gbt_re.I)
+
+
+# ---------------------------------------------------------------- repetition (sibling groups)
+
+cdef struct _GbtGroups:
+    # siblings with the same tag and class value, in one open-addressing table keyed by
+    # (parent, signature): the repetition structure VSSE's tag-path aggregation looks for
+    # (seeds/000 Formula 2 merges text nodes of one tag path; here whole sibling elements)
+    Py_ssize_t mask
+    int32_t *par
+    uint32_t *sig
+    int32_t *cnt
+    double *chars
+    double *lc
+    int32_t *slot_of          # per node: its group's slot, -1 none
+
+
+cdef bint _gbt_groups_build(_GbtGroups *g, Py_ssize_t n, const int32_t *parent, const uint8_t *kind,
+                            const int32_t *tag, const int32_t *C, const int32_t *LC,
+                            const uint64_t *ptr) noexcept nogil:
+    """Group every element holding text with its siblings of the same tag and class value
+    (one linear pass; False when out of memory)."""
+    cdef Py_ssize_t i, size = 16, slot, p
+    cdef uint32_t h, sg
+    cdef fx_attr *a
+    cdef size_t k, ln
+    while size < 2 * n + 2:
+        size <<= 1
+    g.mask = size - 1
+    g.par = <int32_t *>malloc(size * sizeof(int32_t))
+    g.sig = <uint32_t *>malloc(size * sizeof(uint32_t))
+    g.cnt = <int32_t *>calloc(size, sizeof(int32_t))
+    g.chars = <double *>calloc(size, sizeof(double))
+    g.lc = <double *>calloc(size, sizeof(double))
+    g.slot_of = <int32_t *>malloc((n + 1) * sizeof(int32_t))
+    if g.par == NULL or g.sig == NULL or g.cnt == NULL or g.chars == NULL or g.lc == NULL \
+            or g.slot_of == NULL:
+        return False
+    for i in range(n):
+        g.slot_of[i] = -1
+        p = parent[i]
+        if kind[i] != LXB_ELEMENT or C[i] == 0 or p < 0:
+            continue
+        sg = (2166136261u ^ <uint32_t>tag[i]) * 16777619u
+        a = (<fx_element *><uintptr_t>ptr[i]).attr_class
+        if a != NULL and a.value != NULL and a.value.data != NULL:
+            ln = a.value.length if a.value.length < 128 else 128
+            for k in range(ln):
+                sg = (sg ^ a.value.data[k]) * 16777619u
+        h = (sg ^ (<uint32_t>p * 2654435761u)) * 16777619u
+        slot = h & g.mask
+        while g.cnt[slot] and not (g.par[slot] == p and g.sig[slot] == sg):
+            slot = (slot + 1) & g.mask
+        g.par[slot] = <int32_t>p
+        g.sig[slot] = sg
+        g.cnt[slot] += 1
+        g.chars[slot] += C[i]
+        g.lc[slot] += LC[i]
+        g.slot_of[i] = <int32_t>slot
+    return True
+
+
+cdef void _gbt_groups_free(_GbtGroups *g) noexcept nogil:
+    free(g.par)
+    free(g.sig)
+    free(g.cnt)
+    free(g.chars)
+    free(g.lc)
+    free(g.slot_of)
+
+
+cdef int32_t _gbt_rep_row(float *x, Py_ssize_t b, const int32_t *parent, const int32_t *C,
+                          const _GbtGroups *g, double body_c) noexcept nogil:
+    """The repetition columns of unit b's row: its own group's size, the largest group
+    size among it and its 4 nearest ancestors, and, of the repeated groups (at least
+    _GBT_REP_MIN siblings) among it and its _GBT_REP_LEVELS - 1 nearest ancestors, the one
+    holding the most text: its size, level, share of the body's text, link share, and the
+    share of that text in the unit's own item.  Returns that group's size (0: none)."""
+    cdef Py_ssize_t a = b, best = -1, k, bestk = -1
+    cdef int32_t sl, c, maxn = 1
+    cdef double bestc = 0.0
+    for k in range(_GBT_REP_LEVELS):
+        sl = g.slot_of[a]
+        if sl >= 0:
+            c = g.cnt[sl]
+            if k <= _GBT_ANC and c > maxn:
+                maxn = c
+            if c >= _GBT_REP_MIN and g.chars[sl] > bestc:
+                bestc = g.chars[sl]
+                best = a
+                bestk = k
+        if parent[a] < 0:
+            break
+        a = parent[a]
+    sl = g.slot_of[b]
+    x[_GF_REP + 0] = <float>(g.cnt[sl] if sl >= 0 else 1)
+    x[_GF_REP + 1] = <float>maxn
+    if best < 0:
+        x[_GF_REP + 2] = 0
+        x[_GF_REP + 3] = -1
+        x[_GF_REP + 4] = x[_GF_REP + 5] = x[_GF_REP + 6] = 0
+        return 0
+    sl = g.slot_of[best]
+    x[_GF_REP + 2] = <float>g.cnt[sl]
+    x[_GF_REP + 3] = <float>bestk
+    x[_GF_REP + 4] = _gbt_ratio(bestc, body_c)
+    x[_GF_REP + 5] = _gbt_ratio(g.lc[sl], bestc)
+    x[_GF_REP + 6] = _gbt_ratio(C[best], bestc)
+    return g.cnt[sl]
+
+
+cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, const int32_t *units,
+                        const float *X, const uint8_t *kind, const int32_t *tag, const int32_t *C,
+                        const int32_t *LC, const int32_t *LT, const int32_t *P, const uint16_t *wbits,
+                        const _GbtGroups *g, double rep_cover, const unsigned char *buf,
+                        Py_ssize_t blen) noexcept nogil:
+    """The page's feature row (PAGE_FEATURE_NAMES order): size, link and punctuation shares,
+    how the text is spread over units (the share of the largest ones, of CETD's keep set,
+    of sentence-like, short and link-dominated units), the largest repeated sibling group,
+    digits, currency signs and question marks in the text, tag counts and class/id word
+    groups.  X holds the units' rows (unit features)."""
+    cdef Py_ssize_t i, u, k, elements = 0
+    cdef double top[5]
+    cdef double tot = 0, v, cetd = 0, endp = 0, shortu = 0, linku = 0, repc = 0, t5 = 0
+    cdef int32_t repn = 0
+    cdef double digits = 0, cur = 0, quest = 0, bc = C[root] if n > 0 else 0
+    cdef double cnt[_GBT_NPTAG + 1]
+    cdef double wcnt[_GBT_GROUPS]
+    cdef const float *xu
+    cdef unsigned char c
+    for k in range(5):
+        top[k] = 0
+    for k in range(_GBT_NPTAG + 1):
+        cnt[k] = 0
+    for k in range(_GBT_GROUPS):
+        wcnt[k] = 0
+    for i in range(n):
+        if kind[i] != LXB_ELEMENT:
+            continue
+        elements += 1
+        if tag[i] < STATIC_LIMIT:
+            cnt[_gbt_ptag[tag[i]]] += 1
+        if wbits[i]:
+            for k in range(_GBT_GROUPS):
+                if wbits[i] & (1 << k):
+                    wcnt[k] += 1
+    for u in range(m):
+        xu = X + u * GBT_NFEAT
+        v = xu[_GF_U + 0]
+        tot += v
+        if v > top[4]:
+            k = 4
+            while k > 0 and top[k - 1] < v:
+                top[k] = top[k - 1]
+                k -= 1
+            top[k] = v
+        if xu[_GF_PAGE + 5] > 0:
+            cetd += v
+        if xu[_GF_U + 6] > 0:
+            endp += v
+        if v < 20:
+            shortu += 1
+        if xu[_GF_U + 1] > 0.5:
+            linku += 1
+    for k in range(5):
+        t5 += top[k]
+    for i in range(g.mask + 1):
+        if g.cnt[i] >= _GBT_REP_MIN and g.chars[i] > repc:
+            repc = g.chars[i]
+            repn = g.cnt[i]
+    for i in range(blen):
+        c = buf[i]
+        if 48 <= c <= 57:
+            digits += 1
+        elif c == 36 or (c == 0xC2 and i + 1 < blen and (buf[i + 1] == 0xA3 or buf[i + 1] == 0xA5)) \
+                or (c == 0xE2 and i + 2 < blen and buf[i + 1] == 0x82 and (buf[i + 2] == 0xAC or buf[i + 2] == 0xB9)):
+            cur += 1
+        elif c == 63:
+            quest += 1
+    px[0] = <float>log1p(n)
+    px[1] = <float>log1p(elements)
+    px[2] = <float>log1p(bc)
+    px[3] = _gbt_ratio(LC[root], bc) if n > 0 else 0
+    px[4] = _gbt_ratio(P[root], bc) if n > 0 else 0
+    px[5] = _gbt_ratio(1000.0 * LT[root], bc) if n > 0 else 0
+    px[6] = <float>log1p(m)
+    px[7] = _gbt_ratio(top[0], tot)
+    px[8] = _gbt_ratio(t5, tot)
+    px[9] = _gbt_ratio(cetd, tot)
+    px[10] = _gbt_ratio(endp, tot)
+    px[11] = _gbt_ratio(shortu, m)
+    px[12] = _gbt_ratio(linku, m)
+    px[13] = _gbt_ratio(repc, bc)
+    px[14] = <float>repn
+    px[15] = _gbt_ratio(rep_cover, tot)
+    px[16] = _gbt_ratio(digits, bc)
+    px[17] = _gbt_ratio(1000.0 * cur, bc)
+    px[18] = _gbt_ratio(1000.0 * quest, bc)
+    for k in range(_GBT_NPTAG):
+        px[_GP_TAGS + k] = <float>log1p(cnt[k + 1])
+        px[_GP_TAGS + _GBT_NPTAG + k] = _gbt_ratio(cnt[k + 1], elements)
+    for k in range(_GBT_GROUPS):
+        px[_GP_WORDS + k] = <float>log1p(wcnt[k])
 
 
 cdef tuple _gbt_features(Doc d):
@@ -437,6 +843,7 @@ cdef tuple _gbt_features(Doc d):
     cdef const unsigned char *db = desc_b
     cdef Py_ssize_t tlen = len(title_b), dlen = len(desc_b)
     cdef const unsigned char *buf = d.text_buf
+    cdef Py_ssize_t buf_len = len(d.text_buf)
     unit_of_arr = np.empty(n, dtype=np.int32)
     cdef int32_t *unit_of = <int32_t *>cnp.PyArray_DATA(unit_of_arr)
     for i in range(n):
@@ -477,7 +884,10 @@ cdef tuple _gbt_features(Doc d):
     cdef double *acc = <double *>calloc((ntext + 1) * 12, sizeof(double))
     cdef uint64_t *tbits = <uint64_t *>calloc((ntext + 1) * 2, sizeof(uint64_t))
     cdef _GbtSet *tset = <_GbtSet *>malloc(sizeof(_GbtSet))
+    cdef _GbtGroups groups
+    cdef double rep_cover = 0
     cdef float *X
+    cdef float *PX
     cdef int32_t *units_out
     cdef uint16_t own, seen
     cdef int g, ti, last_cp
@@ -486,6 +896,7 @@ cdef tuple _gbt_features(Doc d):
     cdef uint32_t h
     cdef size_t q
     cdef fx_node *node
+    memset(&groups, 0, sizeof(_GbtGroups))
     try:
         if node_unit == NULL or sem == NULL or wbits == NULL or units == NULL or acc == NULL \
                 or tbits == NULL or tset == NULL:
@@ -551,18 +962,30 @@ cdef tuple _gbt_features(Doc d):
                                 tbits[2 * u + 1] |= (<uint64_t>1) << tset.didx[slot]
             for i in range(n):
                 unit_of[i] = node_unit[blk[i] if blk[i] >= 0 else root]
+            if not _gbt_groups_build(&groups, n, parent, kind, tag, C, LC, ptr):
+                with gil:
+                    raise MemoryError()
         X_arr = np.empty((m, GBT_NFEAT), dtype=np.float32)      # _gbt_unit_row writes every column
         X = <float *>cnp.PyArray_DATA(X_arr)
         units_arr = np.empty(m, dtype=np.int32)
         units_out = <int32_t *>cnp.PyArray_DATA(units_arr)
+        page_arr = np.empty(GBT_NPAGE, dtype=np.float32)
+        PX = <float *>cnp.PyArray_DATA(page_arr)
         with nogil:
-            body_c = C[root]
+            body_c = C[root] if n > 0 else 0
             for u in range(m):
                 units_out[u] = units[u]
                 _gbt_unit_row(X + u * GBT_NFEAT, u, m, units[u], n, acc, tbits, tset.tcount, tset.dcount,
                               total_chars, body_c, root, parent, end, depth, tag, flags, C, T, LC, LT, P, PC,
                               TD, CTD, DS, ck, g_node, thr, sem, wbits)
+                if _gbt_rep_row(X + u * GBT_NFEAT, units[u], parent, C, &groups, body_c) > 0:
+                    rep_cover += acc[12 * u]
+                for k in range(_GBT_NTYPES):
+                    X[u * GBT_NFEAT + _GF_PT + k] = 0      # the page-type columns: set by the caller
+            _gbt_page_row(PX, n, m, root, units, X, kind, tag, C, LC, LT, P, wbits, &groups, rep_cover,
+                          buf, buf_len)
     finally:
+        _gbt_groups_free(&groups)
         free(node_unit)
         free(sem)
         free(wbits)
@@ -573,7 +996,7 @@ cdef tuple _gbt_features(Doc d):
         free(dscratch)
         free(iscratch)
         free(ck_buf)
-    return unit_of_arr, units_arr, X_arr
+    return unit_of_arr, units_arr, X_arr, page_arr
 
 
 cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_ssize_t n, const double *acc,
@@ -678,10 +1101,13 @@ def default_features(Doc d):
 
     Computes CETD's text density, composite text density, DensitySum and
     Algorithm 2 (seeds/004, ``_cetd.pxi``) and the nearest block ancestors
-    (``block_ancestors``), then one row per unit.  Returns
-    ``(unit_of, units, X)``: ``unit_of[i]`` the unit of node i (-1 none),
-    ``units[u]`` the block element of unit u, ``X`` float32
-    (units, len(FEATURE_NAMES)).
+    (``block_ancestors``), the sibling groups of repeated elements, then one
+    row per unit.  Returns ``(unit_of, units, X, page)``: ``unit_of[i]`` the
+    unit of node i (-1 none), ``units[u]`` the block element of unit u, ``X``
+    float32 (units, len(FEATURE_NAMES)) whose page-type columns (``pt_*``)
+    are zero (the caller fills them with the page-type model's
+    probabilities), ``page`` float32 (len(PAGE_FEATURE_NAMES),): the page's
+    row for that model.
     """
     return _gbt_features(d)
 
@@ -885,13 +1311,21 @@ cdef void _gbt_headline(const float *X, Py_ssize_t m, uint8_t *keep, double min_
 
 
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
-                 double min_overlap=0.6):
+                 double min_overlap=0.6, object page_types=None, object type_cuts=None):
     """Keep mask of the `default` method in one call: the unit features
-    (`default_features`), the ensemble's log-odds (early exit at both cuts),
-    nothing when no unit reaches `page_cut` (a page without main content),
-    else the units at or above `cut`, the headline rule (`headline`), and the
-    node mask (a node is kept with its unit)."""
-    unit_of_arr, units_arr, X_arr = _gbt_features(d)
+    (`default_features`; `page_types(doc, page_row)` gives the page-type
+    probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
+    exit at both cuts), nothing when no unit reaches `page_cut` (a page
+    without main content), else the units at or above `cut`, the headline
+    rule (`headline`), and the node mask (a node is kept with its unit).
+    `type_cuts`: (cut, page_cut) per page type (rows in PAGE_TYPES order),
+    used instead of `cut`/`page_cut` for the most probable type."""
+    unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
+    if page_types is not None and units_arr.shape[0]:
+        probs = page_types(d, page_arr)
+        X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
+        if type_cuts is not None:
+            cut, page_cut = type_cuts[int(np.argmax(probs))]
     cdef Py_ssize_t m = units_arr.shape[0], i, n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:
@@ -921,3 +1355,6 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
 
 if len(FEATURE_NAMES) != GBT_NFEAT:
     raise ImportError(f"fastx._core: {len(FEATURE_NAMES)} feature names for {GBT_NFEAT} features")
+if len(PAGE_FEATURE_NAMES) != GBT_NPAGE or len(PAGE_TAG_CLASSES) != _GBT_NPTAG \
+        or max(_GBT_PAGE_TAGS.values()) != _GBT_NPTAG or len(PAGE_TYPES) != _GBT_NTYPES:
+    raise ImportError("fastx._core: the page feature tables disagree")

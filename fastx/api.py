@@ -92,6 +92,21 @@ class Extraction:
         return self._metadata
 
     @property
+    def page_type(self) -> str:
+        """The page's type, one of WCXB's seven (``fastx.PAGE_TYPES``: article, forum, product,
+        collection, listing, documentation, service), from the compiled page-type model
+        (fastx.methods.page_type); ``default`` computes it while extracting, other methods on
+        first access."""
+        from .methods.page_type import page_type
+        return page_type(self.doc)
+
+    @property
+    def page_type_probabilities(self) -> dict[str, float]:
+        """The page-type model's probability of each of ``fastx.PAGE_TYPES``."""
+        from .methods.page_type import PAGE_TYPES, page_type_probabilities
+        return dict(zip(PAGE_TYPES, (float(v) for v in page_type_probabilities(self.doc))))
+
+    @property
     def html(self) -> str:
         """The cleaned HTML of the kept nodes in their original structure (``Doc.render_html``),
         made on first access."""
@@ -121,7 +136,7 @@ class Extraction:
         (fastx.metadata.FIELDS: title is the page's headline, canonical_url the canonical URL),
         and html and markdown if asked."""
         d = {"url": self.url, "title": self.title, "description": self.description,
-             "method": self.method, "text": self.text}
+             "method": self.method, "page_type": self.page_type, "text": self.text}
         m = self.metadata.as_flat()
         m["title"] = m["title"] or self.title
         m["description"] = m["description"] or self.description

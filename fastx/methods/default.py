@@ -45,12 +45,13 @@ import numpy as np
 
 from .. import _core
 from ..errors import InputError, ModelError
+from . import page_type as _page_type
 from . import register
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "default_model.npz"
-MODEL_VERSION = 2
+MODEL_VERSION = 3
 _ARRAYS = ("depth", "feat", "thr", "leaf", "exit_at", "exit_margin", "threshold", "page_threshold",
-           "feature_names", "version")
+           "type_thresholds", "feature_names", "version")
 _CACHE: dict = {}
 
 
@@ -66,7 +67,8 @@ def logit(p: float) -> float:
 class DefaultModel:
     """The tree ensemble of the ``default`` method (see the module docstring)."""
 
-    def __init__(self, depth, feat, thr, leaf, threshold, exit_at=(), exit_margin=(), page_threshold=0.0):
+    def __init__(self, depth, feat, thr, leaf, threshold, exit_at=(), exit_margin=(), page_threshold=0.0,
+                 type_thresholds=None):
         self.depth = int(depth)
         self.feat = np.ascontiguousarray(feat, dtype=np.int32)
         self.thr = np.ascontiguousarray(thr, dtype=np.float32)
@@ -82,6 +84,18 @@ class DefaultModel:
         if not 0.0 < self.threshold < 1.0 or not 0.0 <= self.page_threshold < 1.0:
             raise ModelError(f"thresholds {self.threshold}, {self.page_threshold} are not probabilities")
         self._cuts = (logit(self.threshold), logit(self.page_threshold))   # the defaults, as log-odds
+        # (threshold, page threshold) per page type (PAGE_TYPES order): the defaults where the page
+        # type is known; None: the two above for every page
+        self.type_thresholds = None
+        self._type_cuts = None
+        if type_thresholds is not None and np.size(type_thresholds):
+            tt = np.asarray(type_thresholds, dtype=np.float64)
+            if tt.shape != (len(_page_type.PAGE_TYPES), 2) or not ((tt >= 0) & (tt < 1)).all() \
+                    or not (tt[:, 0] > 0).all():
+                raise ModelError(f"type_thresholds must be {len(_page_type.PAGE_TYPES)} (threshold, "
+                                 "page threshold) probability pairs")
+            self.type_thresholds = tt
+            self._type_cuts = [(logit(a), logit(b)) for a, b in tt]
         try:
             self._trees = _core.gbt_model(self.depth, self.feat, self.thr, self.leaf, self.exit_at,
                                           self.exit_margin)
@@ -99,12 +113,15 @@ class DefaultModel:
         return _core.gbt_predict(self._trees, X, cuts)
 
     def keep(self, doc, threshold: float | None = None, page_threshold: float | None = None,
-             headline: bool = True) -> np.ndarray:
+             headline: bool = True, page_types=None) -> np.ndarray:
         """Node keep mask over `doc` (``_core.default_keep``): nothing when no
-        unit reaches `page_threshold`, else the units reaching `threshold`."""
+        unit reaches `page_threshold`, else the units reaching `threshold`.
+        `page_types`: the page-type model (default: the shipped one)."""
         cut = self._cuts[0] if threshold is None else logit(threshold)
         page_cut = self._cuts[1] if page_threshold is None else logit(page_threshold)
-        return _core.default_keep(doc, self._trees, cut, page_cut, headline)
+        type_cuts = self._type_cuts if threshold is None and page_threshold is None else None
+        return _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6,
+                                  _page_type.shipped() if page_types is None else page_types, type_cuts)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":
@@ -122,7 +139,7 @@ class DefaultModel:
             raise ModelError(f"{path} was trained on other features than this build computes; "
                              "regenerate it with `python benchmarks/train.py`")
         return cls(a["depth"], a["feat"], a["thr"], a["leaf"], a["threshold"], a["exit_at"], a["exit_margin"],
-                   a["page_threshold"])
+                   a["page_threshold"], a["type_thresholds"])
 
     def save(self, path: "str | Path") -> None:
         with open(path, "wb") as fh:
@@ -130,6 +147,8 @@ class DefaultModel:
                                 exit_at=self.exit_at, exit_margin=self.exit_margin,
                                 threshold=np.float64(self.threshold),
                                 page_threshold=np.float64(self.page_threshold),
+                                type_thresholds=(np.zeros((0, 2)) if self.type_thresholds is None
+                                                 else self.type_thresholds),
                                 feature_names=np.array(_core.FEATURE_NAMES), version=np.int32(MODEL_VERSION))
 
     def __repr__(self):
@@ -137,9 +156,15 @@ class DefaultModel:
                 f"page_threshold={self.page_threshold:.2f}>")
 
 
-def features(doc):
-    """(unit_of, units, X): the units of `doc` and their feature matrix (``_core.default_features``)."""
-    return _core.default_features(doc)
+def features(doc, page_types=None):
+    """(unit_of, units, X): the units of `doc` and their feature matrix (``_core.default_features``),
+    the ``pt_*`` columns filled with the page-type model's probabilities (`page_types`, default
+    the shipped model; ``False`` leaves them zero)."""
+    unit_of, units, X, row = _core.default_features(doc)
+    if page_types is not False and len(units):
+        X[:, len(X[0]) - len(_page_type.PAGE_TYPES):] = (_page_type.shipped() if page_types is None
+                                                          else page_types)(doc, row)
+    return unit_of, units, X
 
 
 def shipped() -> DefaultModel:
@@ -152,18 +177,19 @@ def shipped() -> DefaultModel:
 
 @register("default", "fused trained unit scorer over every paper's features (the best fastx method)")
 def default(doc, threshold: float | None = None, page_threshold: float | None = None, model=None,
-            headline: bool = True):
+            headline: bool = True, page_types=None):
     """Keep mask of the ``default`` method.
 
     `threshold`: probability a unit needs; `page_threshold`: probability the
     page's best unit needs, else the page has no main content and nothing is
     kept (defaults: the model's, tuned on the training split); `model`: a
     DefaultModel or a path to a model file (default: the shipped one);
-    `headline`: keep the heading that reads like the page title."""
+    `headline`: keep the heading that reads like the page title;
+    `page_types`: a PageTypeModel (default: the shipped one)."""
     if model is None:
         model = shipped()
         if threshold is None and page_threshold is None:
-            return model.keep(doc, None, None, headline)
+            return model.keep(doc, None, None, headline, page_types)
     elif isinstance(model, (str, Path)):
         model = DefaultModel.load(model)
     elif not isinstance(model, DefaultModel):
@@ -171,4 +197,4 @@ def default(doc, threshold: float | None = None, page_threshold: float | None = 
     for name, t in (("threshold", threshold), ("page_threshold", page_threshold)):
         if t is not None and not 0.0 <= float(t) <= 1.0:
             raise InputError(f"{name} must be a probability in [0, 1], got {t}")
-    return model.keep(doc, threshold, page_threshold, headline)
+    return model.keep(doc, threshold, page_threshold, headline, page_types)
