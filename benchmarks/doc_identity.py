@@ -30,6 +30,7 @@ from fastx import _core  # noqa: E402
 
 CORPORA = ("cleaneval-dev", "cpe", "l3s", "readability", "dragnet", "wcxb-dev", "swde-book")
 PRE_BIT = _core.NODE_FLAGS.get("pre", 0)
+PRE_TAGS = getattr(_core, "PRE_TAGS", ("pre", "textarea", "listing", "plaintext", "xmp"))
 
 
 def digest(doc):
@@ -44,10 +45,12 @@ def digest(doc):
 
 
 def structure(doc):
-    """Which of pre/table/list (ul, ol, dl) the page's Doc holds."""
+    """Which of pre/table/list (ul, ol, dl) and inline white-space:pre* styles the page's Doc holds."""
     names = {doc.tag_name(i) for i in range(len(doc)) if doc.kind[i] == 1}
-    return tuple(k for k, tags in (("pre", {"pre", "textarea", "listing", "plaintext", "xmp"}),
-                                   ("table", {"table"}), ("list", {"ul", "ol", "dl"})) if names & tags)
+    styled = PRE_BIT and any(doc.kind[i] == 1 and doc.flags[i] & PRE_BIT and doc.tag_name(i) not in PRE_TAGS
+                             for i in range(len(doc)))
+    return tuple(k for k, tags in (("pre", set(PRE_TAGS)), ("table", {"table"}), ("list", {"ul", "ol", "dl"}))
+                 if names & tags) + (("white-space:pre",) if styled else ())
 
 
 def run(limit, method):
@@ -91,12 +94,14 @@ def main():
             continue
         compared += 1
         arrays += b[0] != n[0]
+        if b[0] != n[0]:
+            print("Doc arrays differ:", key)
         keeps += b[1] != n[1]
         if b[2] != n[2]:
             texts += 1
             why[n[3]] = why.get(n[3], 0) + 1
             if not n[3]:
-                print("text changed on a page without pre/table/list:", key)
+                print("text changed on a page without pre/table/list/white-space:pre:", key)
         if b[4] != n[4]:
             whole += 1
             why_whole[n[3]] = why_whole.get(n[3], 0) + 1

@@ -425,6 +425,7 @@ cdef struct Builder:
     int oom
     int pending_ws     # a whitespace-only text node since the last text record
     Py_ssize_t pre_pend   # preformatted whitespace waiting in buf for the next preformatted text, or -1
+    int pre_blk           # a block element started or ended since the last text record
 
 
 cdef inline bint _grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t item) noexcept nogil:
@@ -539,7 +540,7 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
             b.pending_ws = 1
             return
         off = b.pre_pend if b.pre_pend >= 0 else off
-        b.pre_pend = o if b.blen > o else -1
+        b.pre_pend = -1        # the node's trailing whitespace stays after its text (the gap)
     elif o == off:
         b.pending_ws = 1       # whitespace-only: the next text starts after a space
         return
@@ -552,6 +553,7 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     r.kind = LXB_TEXT
     r.flags = inherited | (NF_WS_BEFORE if lead_ws or b.pending_ws else 0) | (NF_WS_AFTER if prev_sp == 2 else 0)
     b.pending_ws = 0
+    b.pre_blk = 0
     r.text_off = off
     r.text_len = <int32_t>(o - off)
     r.chars = chars
@@ -567,12 +569,16 @@ cdef Py_ssize_t _add_raw_text(Builder *b, const unsigned char *s, size_t n, Py_s
     byte becomes U+FFFD, as in the collapsed text), nothing else changed.
 
     The Doc's counts stay the collapsed text's; the record's text must also
-    start and end where the collapsed text does (kernels read its first and
-    last code points), so whitespace never ends a record: a node's trailing
-    whitespace, and a whitespace-only node, stay in the buffer (b.blen) as
-    b.pre_pend, the start of the next preformatted record's text.  Returns the
-    end of the node's text without trailing whitespace, or -1 for a blank node.
-    The caller grew the buffer to off + 3n + 4.
+    end where the collapsed text does (kernels read its last code point), so
+    whitespace never ends a record.  Whitespace on the same line of blocks as
+    the previous text (its own trailing whitespace, a whitespace-only node with
+    no block element started or ended since) stays in the buffer right after
+    that text, before the next record's text: the gap the text and Markdown
+    writers put back between two preformatted texts.  Whitespace after a block
+    boundary (a whitespace-only node) starts the next preformatted record's
+    text (b.pre_pend), so it is written after the boundary's line break.
+    Returns the end of the node's text without trailing whitespace, or -1 for
+    a blank node.  The caller grew the buffer to off + 3n + 4.
     """
     cdef unsigned char *out = b.buf
     cdef size_t i = 0, start
@@ -600,7 +606,7 @@ cdef Py_ssize_t _add_raw_text(Builder *b, const unsigned char *s, size_t n, Py_s
             body = o
     b.blen = o
     if blank:
-        if b.pre_pend < 0 and o > off:
+        if b.pre_pend < 0 and o > off and b.pre_blk:
             b.pre_pend = off
         return -1
     return body
@@ -677,6 +683,8 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                     fl |= NF_P
                 if props & TP_BR:
                     fl |= NF_BR
+                if fl & (NF_BLOCK | NF_BR):
+                    b.pre_blk = 1
                 r = _push_rec(b)
                 if r == NULL:
                     return
@@ -707,6 +715,8 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
         # next sibling, or climb (closing the elements we descended into)
         while node != root and node.next == NULL:
             node = node.parent
+            if b.sp > 0 and b.recs[b.stack[b.sp - 1]].flags & (NF_BLOCK | NF_BR):
+                b.pre_blk = 1
             b.sp -= 1
         if node == root:
             break
@@ -978,6 +988,7 @@ def build_doc(parser, str title_fallback="", object url=None):
     b.oom = 0
     b.pending_ws = 0
     b.pre_pend = -1
+    b.pre_blk = 0
     # first capacities from the page size (dev pages: a node per 80 bytes, text 11% of the
     # bytes, medians): most pages then build with at most one reallocation
     raw = getattr(parser, "raw_html", None)
@@ -1145,6 +1156,21 @@ def _collapse(str s):
 
 # ---------------------------------------------------------------- output
 
+cdef Py_ssize_t _text_gap(Py_ssize_t n, const uint8_t *kind, const uint16_t *flags, const int64_t *off,
+                          const int32_t *tlen, Py_ssize_t blen, Py_ssize_t i) noexcept nogil:
+    """Bytes of preformatted whitespace stored right after text node i's text (its own
+    trailing whitespace and whitespace-only nodes on the same line of blocks; _add_raw_text):
+    up to the next text node's text.  0 unless i is preformatted (NF_PRE).  The scan to the
+    next text node is O(distance): writers calling it once per text node stay O(n)."""
+    cdef Py_ssize_t j = i + 1, stop
+    if not (flags[i] & NF_PRE):
+        return 0
+    while j < n and kind[j] != LXB_TEXT:
+        j += 1
+    stop = off[j] if j < n else blen
+    return stop - (off[i] + tlen[i]) if stop > off[i] + tlen[i] else 0
+
+
 cdef str _render_text(Doc d, const uint8_t[::1] keep):
     """Kept text in document order: a newline where a block starts or ends
     between two texts, a tab between the cells of one table row (td/th are
@@ -1165,10 +1191,12 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
     cdef int32_t *blk
     cdef int32_t *bcount
     cdef int32_t *cell
+    cdef int32_t *proot
     cdef int32_t cnt = 0
+    cdef Py_ssize_t gap = 0, blen = len(d.text_buf)
     cdef char *out
     cdef bint block, is_cell
-    blk = <int32_t *>malloc((3 * n + 1) * sizeof(int32_t))
+    blk = <int32_t *>malloc((4 * n + 1) * sizeof(int32_t))
     out = <char *>malloc(len(d.text_buf) + n + 1)
     if blk == NULL or out == NULL:
         free(blk)
@@ -1176,6 +1204,7 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
         raise MemoryError()
     bcount = blk + n
     cell = blk + 2 * n
+    proot = blk + 3 * n
     with nogil:
         for i in range(n):
             # nearest block ancestor-or-self, nearest cell, and the block starts before i
@@ -1192,25 +1221,37 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
             bcount[i] = cnt
             if block:
                 cnt += 1
+            # the outermost preformatted element holding i
+            if not (flags[i] & NF_PRE):
+                proot[i] = -1
+            elif parent[i] >= 0 and flags[parent[i]] & NF_PRE:
+                proot[i] = proot[parent[i]]
+            else:
+                proot[i] = <int32_t>i
         for i in range(n):
             if kind[i] != LXB_TEXT or not keep[i]:
                 continue
             if last >= 0:
+                if gap > 0 and proot[i] == proot[last]:
+                    # preformatted whitespace on the previous text's line (_text_gap)
+                    memcpy(out + o, buf + off[last] + tlen[last], gap)
+                    o += gap
                 if blk[i] != blk[last] or bcount[i] != bcount[last]:
-                    if not (flags[i] & NF_PRE and tlen[i] > 0 and buf[off[i]] == 10):
-                        out[o] = 10
+                    if not (flags[i] & NF_PRE and o > 0 and out[o - 1] == 10):
+                        out[o] = 10         # (unless the raw text already ended its line)
                         o += 1
                 elif cell[i] != cell[last]:
                     out[o] = 9
                     o += 1
-                elif flags[i] & NF_PRE and tlen[i] > 0 and buf[off[i]] <= 32:
-                    pass        # raw text: the whitespace before it is its own
+                elif flags[i] & NF_PRE and (flags[last] & NF_PRE or (tlen[i] > 0 and buf[off[i]] <= 32)):
+                    pass        # raw text: the whitespace between is in the buffer
                 elif flags[last] & NF_WS_AFTER or flags[i] & NF_WS_BEFORE:
                     out[o] = 32
                     o += 1
             memcpy(out + o, buf + off[i], tlen[i])
             o += tlen[i]
             last = i
+            gap = _text_gap(n, kind, flags, off, tlen, blen, i)
     try:
         return out[:o].decode("utf-8", "replace")
     finally:
@@ -1309,6 +1350,11 @@ def _calibrate():
     setp(("meta", "link", "base"), TP_META)
     setp(("input",), TP_INPUT)
     setp(("body",), TP_BODY)
+    if "plaintext" not in TAG_IDS:      # (it would swallow the calibration document: read on its own)
+        el = LexborHTMLParser("<body><plaintext>x").css_first("plaintext")
+        if el is not None and 0 < el.tag_id < STATIC_LIMIT:
+            TAG_IDS["plaintext"] = el.tag_id
+            TAG_NAMES_BY_ID[el.tag_id] = "plaintext"
     setp(PRE_TAGS, TP_PRE)
     setp(("td", "th"), TP_CELL)
     # attributes: names of static ids from an element carrying all of them

@@ -126,6 +126,10 @@ cdef struct Md:
     int inhead
     int fence
     int fence_nl
+    Py_ssize_t fence_node   # the element of the open fenced block
+    int fence_empty         # no code written yet in it (its leading newlines are left out)
+    Py_ssize_t gap          # preformatted whitespace stored after the last text (_text_gap)
+    Py_ssize_t ndoc, bufn   # the Doc's nodes and text bytes
     int in_table
     int ncols, col, first_row, row_open, row_node
     int32_t carry[MD_MAXCOLS]
@@ -259,8 +263,8 @@ cdef void _md_openers(Md *m) noexcept nogil:
         elif e.role == MR_EM or e.role == MR_STRONG:
             # left-flanking (CommonMark 6.2): no letter right before a delimiter run followed by punctuation
             c = m.out[m.n - 1] if m.n > 0 else 32
-            if e.c and (_md_alnum(<unsigned char>c)):
-                e.state = 3
+            if (e.c and _md_alnum(<unsigned char>c)) or c == 42:
+                e.state = 3         # (or right after another run of '*': the two runs would merge)
                 continue
             if e.role == MR_STRONG:
                 _md_ch(m, 42)
@@ -273,6 +277,7 @@ cdef void _md_openers(Md *m) noexcept nogil:
             if e.b:
                 _md_ch(m, 32)
         e.state = 2
+        m.lstart = 0        # the text after an opener is not at a line start
     m.pend_lo = 1 << 30
 
 
@@ -302,6 +307,7 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse)
     """Text with the Markdown metacharacters that could start markup escaped."""
     cdef Py_ssize_t k = 0, j, esc_at = -1
     cdef unsigned char c, prev
+    cdef bint done
     if not _md_room(m, 2 * n + 2):
         return
     if collapse:
@@ -319,18 +325,22 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse)
             m.n += 1
             k += 1
             continue
+        done = False
         if m.lstart:
             m.lstart = 0
             if c == 35 or c == 62 or c == 45 or c == 43 or c == 61:     # # > - + =
                 m.out[m.n] = 92
                 m.n += 1
+                done = True
             elif 48 <= c <= 57:
                 j = k
                 while j < n and j - k < 10 and 48 <= s[j] <= 57:
                     j += 1
                 if j < n and j - k < 10 and (s[j] == 46 or s[j] == 41):   # "1." / "1)"
                     esc_at = j
-        if c == 92 or c == 96 or c == 42 or c == 91 or c == 93 or c == 60 or c == 38 or c == 124 \
+        if done:
+            pass
+        elif c == 92 or c == 96 or c == 42 or c == 91 or c == 93 or c == 60 or c == 38 or c == 124 \
                 or c == 126 or k == esc_at or (c == 35 and m.inhead):
             m.out[m.n] = 92
             m.n += 1
@@ -369,9 +379,14 @@ cdef void _md_code_text(Md *m, const unsigned char *s, Py_ssize_t n) noexcept no
 
 
 cdef void _md_fence_text(Md *m, const unsigned char *s, Py_ssize_t n) noexcept nogil:
-    """Fenced code content: byte for byte, the container prefix after each newline."""
+    """Fenced code content: byte for byte, the container prefix after each newline (newlines
+    before the first code left out: the fence's own line break starts the code)."""
     cdef Py_ssize_t k
     for k in range(n):
+        if m.fence_empty:
+            if s[k] == 10:
+                continue
+            m.fence_empty = 0
         if m.bol:
             _md_prefix(m, False)
             m.bol = 0
@@ -1004,6 +1019,8 @@ cdef void _md_open(Md *m, Py_ssize_t i, const int32_t *end, const int32_t *paren
         _md_newline(m)
         m.fence = 1
         m.fence_nl = 0
+        m.fence_node = i
+        m.fence_empty = 1
     elif r == MR_TABLE:
         k = 0 if m.inl else _md_table_scan(m, i, end, parent, tag, kind, flags, emit, ptr)
         if k:
@@ -1106,8 +1123,8 @@ cdef bint _md_em_close_risky(Py_ssize_t i, const int32_t *end, const uint8_t *ki
     return nxt >= 0 and not (flags[nxt] & NF_WS_BEFORE) and _md_alnum(buf[off[nxt]])
 
 
-cdef void _md_textnode(Md *m, Py_ssize_t i, const uint16_t *flags, const int64_t *off, const int32_t *tlen,
-                       const unsigned char *buf) noexcept nogil:
+cdef void _md_textnode(Md *m, Py_ssize_t i, const uint8_t *kind, const uint16_t *flags, const int64_t *off,
+                       const int32_t *tlen, const unsigned char *buf) noexcept nogil:
     cdef const unsigned char *s = buf + off[i]
     cdef Py_ssize_t n = tlen[i]
     cdef uint16_t fl = flags[i]
@@ -1115,8 +1132,12 @@ cdef void _md_textnode(Md *m, Py_ssize_t i, const uint16_t *flags, const int64_t
     if n <= 0:
         return
     if m.fence:
+        if m.last_text > m.fence_node and m.gap > 0:
+            # preformatted whitespace on the previous text's line (_text_gap)
+            _md_fence_text(m, buf + off[m.last_text] + tlen[m.last_text], m.gap)
         if m.fence_nl:
-            if not m.bol and not m.fresh and s[0] != 10:
+            # a block boundary inside the code: a new line unless the raw text ended its line
+            if not m.bol and not m.fresh:
                 _md_newline(m)
             m.fence_nl = 0
         if m.bol:
@@ -1125,6 +1146,7 @@ cdef void _md_textnode(Md *m, Py_ssize_t i, const uint16_t *flags, const int64_t
             m.fresh = 1
         _md_fence_text(m, s, n)
         m.last_text = i
+        m.gap = _text_gap(m.ndoc, kind, flags, off, tlen, m.bufn, i)
         return
     want = (fl & NF_WS_BEFORE) != 0 or (m.last_text >= 0 and (flags[m.last_text] & NF_WS_AFTER) != 0) \
         or ((fl & NF_PRE) != 0 and s[0] <= 32)
@@ -1152,7 +1174,7 @@ cdef void _md_run(Md *m, Py_ssize_t n, const int32_t *end, const int32_t *parent
             continue
         if kind[i] == LXB_TEXT:
             if keep[i]:
-                _md_textnode(m, i, flags, off, tlen, buf)
+                _md_textnode(m, i, kind, flags, off, tlen, buf)
         else:
             _md_open(m, i, end, parent, tag, kind, flags, emit, keep, hb, ptr, off, tlen, buf)
         i += 1
@@ -1198,6 +1220,8 @@ def render_markdown(Doc d, keep, bint links=True, bint images=True, str base=Non
     m.images = images
     m.base = bb
     m.blen = len(bb)
+    m.ndoc = n
+    m.bufn = len(d.text_buf)
     m.cap = len(d.text_buf) // 2 + 256
     m.out = <char *>malloc(m.cap)
     if m.out == NULL:

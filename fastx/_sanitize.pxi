@@ -345,7 +345,7 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
     """Cleaned HTML of the kept nodes and the ancestors that hold them (module comment above):
     one pass in document order, the open allowed elements on an explicit stack (no recursion)."""
     cdef Py_ssize_t n = d.n, i, j, sp = 0, scap = 0
-    cdef bint pre
+    cdef bint pre, gap_written = False
     cdef const int32_t *parent = d.c_parent
     cdef const int32_t *end = d.c_end
     cdef const int32_t *tag = d.c_tag
@@ -369,6 +369,7 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
         _sz_init()
     buf = d.text_buf
     cdef Py_ssize_t first_cap = len(d.text_buf) // 2 + 1024
+    cdef Py_ssize_t blen = len(d.text_buf)
     b.data = NULL
     b.n = b.cap = 0
     b.oom = 0
@@ -396,22 +397,20 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
                     continue
                 if kind[i] == LXB_TEXT:
                     # collapsed text: a space where the source had whitespace.  Preformatted
-                    # text (NF_PRE) is stored raw with its leading whitespace, its trailing
-                    # whitespace carried by the next preformatted record (_add_raw_text):
-                    # a space only where the stored text does not hold it
+                    # text (NF_PRE) is stored raw with the whitespace after a block boundary
+                    # before it; the whitespace after it on its line follows it in the buffer
+                    # (_text_gap, _add_raw_text), written right after it
                     pre = (flags[i] & NF_PRE) != 0
-                    if flags[i] & NF_WS_BEFORE and not (pre and tlen[i] > 0 and buf[off[i]] <= 32):
+                    if flags[i] & NF_WS_BEFORE and not gap_written and \
+                            not (pre and tlen[i] > 0 and buf[off[i]] <= 32):
                         _rm_lit(&b, b" ")
                     _rm_escaped(&b, buf + off[i], <size_t>tlen[i], 0)
-                    if flags[i] & NF_WS_AFTER:
-                        if pre:
-                            j = i + 1           # the next written text (scans are disjoint: O(n))
-                            while j < n and not (kind[j] == LXB_TEXT and em[j]):
-                                j += 1
-                            if not (j < n and flags[j] & NF_PRE and tlen[j] > 0 and buf[off[j]] <= 32):
-                                _rm_lit(&b, b" ")
-                        else:
-                            _rm_lit(&b, b" ")
+                    j = _text_gap(n, kind, flags, off, tlen, blen, i) if pre else 0
+                    gap_written = j > 0
+                    if gap_written:
+                        _rm_escaped(&b, buf + off[i] + tlen[i], <size_t>j, 0)
+                    elif flags[i] & NF_WS_AFTER and not pre:
+                        _rm_lit(&b, b" ")
                     continue
                 t = tag[i]
                 if t < 0 or t >= STATIC_LIMIT:
