@@ -29,9 +29,9 @@ DEF _META_MAX_TEXTS = 60          # byline/dateline text nodes
 DEF _META_MAX_YEARS = 40          # short text nodes holding a year
 DEF _META_MAX_TIMES = 20
 DEF _META_MAX_H1 = 6
-# the bounded look at the body: bylines and datelines are looked for up to the first h1 (at most
-# _META_BEFORE_H1 elements) and _META_AFTER_H1 elements after it (comments, related posts and
-# footers after that are not read)
+# the bounded look at the body: bylines, datelines and microdata are looked for up to the first
+# h1 (at most _META_BEFORE_H1 elements) and _META_AFTER_H1 elements after it (comments, related
+# posts and footers after that are not read: only <meta> and JSON-LD <script> tags are)
 DEF _META_BEFORE_H1 = 4000
 DEF _META_AFTER_H1 = 800
 DEF _META_MAX_JSONLD = 24
@@ -345,7 +345,9 @@ def meta_scan(Doc doc):
                     out.append((6, "", _meta_text(node, _META_TEXT_MAX), order))
                     n_h1 += 1
                 # one pass over the attributes: itemprop, and class/id/rel naming an author or date
-                a = (<fx_element *>node).first_attr
+                # (in the head and in the window around the headline: after it only the tags are
+                # read, looking for <meta> and JSON-LD)
+                a = (<fx_element *>node).first_attr if near or not in_body else NULL
                 while a != NULL:
                     s = _attr_name(a, &an)
                     if s != NULL and a.value != NULL:

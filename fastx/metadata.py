@@ -236,7 +236,7 @@ def strip_site_suffix(title: str, sitename: str | None = None, host: str | None 
     if is_site(parts[0]):
         return _clean(title[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
     last = parts[-1]
-    if len(last.split()) <= 4 and len(title) - len(last) > 2 * len(last) and len(parts[0].split()) >= 3:
+    if len(last.split()) <= 4 and len(title) - len(last) > len(last) and len(parts[0].split()) >= 3:
         return _strip_trailing_sep(title[:title.rfind(last)])
     return title
 
@@ -292,11 +292,13 @@ def _ld_objects(texts: list[str]) -> list[dict]:
             t = t[:-3]
         try:
             data = json.loads(t, strict=False)
+        except RecursionError:      # nested past Python's limit: not metadata
+            continue
         except ValueError:
             fixed = re.sub(r",\s*([}\]])", r"\1", re.sub(r"^\s*//.*$", "", t, flags=re.M))
             try:
                 data = json.loads(fixed, strict=False)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
         stack = [data]
         seen = 0
@@ -605,7 +607,7 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                     if set_("date", parse_date(v), "microdata"):
                         break
     if md.date is None:
-        set_("date", _shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0), "byline")
+        set_("date", *_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0))
     if md.date is None:
         set_("date", url_date(url) or url_date(canonical), "url")
 
@@ -945,12 +947,12 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
 _UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
 
 
-def _shown_date(times, hints, texts, years, h1_order: int) -> str | None:
+def _shown_date(times, hints, texts, years, h1_order: int) -> tuple[str | None, str]:
     """The date the page shows in its datelines, nearest the headline first (after it before
     before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
     发布时间：... text, short texts holding a date. A date labelled as an update ("Updated ...",
     "Last modified") is taken only when no other is shown. The raw scan records are parsed
-    nearest first, until one gives a date."""
+    nearest first, until one gives a date. Returns (date, "time" or "byline")."""
     entries = []
     for dt, raw, order in times[:10]:
         entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, dt, raw))
@@ -968,7 +970,7 @@ def _shown_date(times, hints, texts, years, h1_order: int) -> str | None:
         if rank == 0:
             d = parse_date(a) or parse_date(_clean(b))
             if d:
-                return d
+                return d, "time"
             continue
         if rank == 1:
             key, txt = _clean(a), _clean(b)
@@ -986,5 +988,5 @@ def _shown_date(times, hints, texts, years, h1_order: int) -> str | None:
             if _UPDATED.search(t[:t.find(d[:4]) if d[:4] in t else 60]):
                 late = late or d
             else:
-                return d
-    return late
+                return d, "byline"
+    return late, "byline"

@@ -1,0 +1,49 @@
+"""Speed target of page metadata, against selectolax's parse alone in the same run.
+
+Run: python -m pytest benchmarks/bench_metadata.py -s
+
+Pages: wcxb-dev (modern pages, 2025: JSON-LD, Open Graph, bylines) from ../shared when it is
+beside the repo, else the shipped bench corpus. Every page runs parse-only
+(``LexborHTMLParser(html)``) and then ``fastx.extract(html)`` with ``.metadata`` and ``.text``,
+interleaved page by page (conftest.median_ratio: a page's time is its fastest of 5 repeats; the
+ratio compares the medians over pages).
+
+Targets (issue 14): extraction with metadata at most 2x parse-only; the metadata alone (on a
+parsed Doc) is printed beside it, its budget being the rest, about 0.3-0.5x.
+"""
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+import fastx
+from fastx.metadata import extract_metadata
+
+from conftest import check_ratio, corpus_pages, median_ratio
+
+TARGET = 2.0
+
+
+@pytest.fixture(scope="module")
+def modern_pages():
+    pages = corpus_pages("wcxb-dev")
+    if pages is None:
+        from fastx.bench import load_corpus
+        return [p.html for p in load_corpus().pages][:200]
+    return [html for _, html, _ in pages][::5][:200]      # 200 pages of every type and site
+
+
+def _parse_only(html):
+    LexborHTMLParser(html)
+
+
+def _extract_with_metadata(html):
+    r = fastx.extract(html)
+    r.metadata
+    return r.text
+
+
+def test_extract_with_metadata_against_parse_only(benchmark, modern_pages):
+    ratio = check_ratio(benchmark, "extract+metadata", _extract_with_metadata, _parse_only, modern_pages, TARGET)
+    docs = {id(h): fastx.parse(h) for h in modern_pages}
+    meta, ours, base = median_ratio(lambda h: extract_metadata(docs[id(h)]), _parse_only, modern_pages)
+    print(f"metadata alone (parsed Doc): median {ours * 1e3:.3f} ms/page = {meta:.2f}x parse-only; "
+          f"extract+metadata {ratio:.2f}x")

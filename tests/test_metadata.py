@@ -1,0 +1,218 @@
+"""Page metadata (fastx.metadata, docs/metadata.md): fields, sources, dates, bylines, output formats."""
+import json
+
+import pytest
+
+import fastx
+from fastx.metadata import FIELDS, Metadata, extract_metadata, parse_date, strip_site_suffix, url_date
+
+from conftest import SHARED
+
+
+def meta(html, url=None):
+    return extract_metadata(fastx.parse(html, url=url), url)
+
+
+ARTICLE = """<!doctype html><html lang="en_US"><head><meta charset="utf-8">
+<title>Ten Ways to Cook Rice | Kitchen Daily</title>
+<meta property="og:title" content="Ten Ways to Cook Rice">
+<meta property="og:site_name" content="Kitchen Daily">
+<meta property="og:type" content="article">
+<meta property="og:image" content="/img/rice.jpg">
+<meta name="description" content="How to cook rice, ten ways.">
+<meta property="article:published_time" content="2024-03-05T09:00:00+00:00">
+<meta property="article:tag" content="rice"><meta property="article:tag" content="cooking">
+<meta property="article:section" content="Recipes">
+<link rel="canonical" href="https://kitchen.example/rice">
+<script type="application/ld+json">
+{"@context": "https://schema.org", "@graph": [
+  {"@type": "WebSite", "name": "Kitchen Daily"},
+  {"@type": "NewsArticle", "headline": "Ten Ways to Cook Rice",
+   "author": [{"@type": "Person", "name": "Ana Lima"}, {"@type": "Person", "name": "Bo Chen"}],
+   "datePublished": "2024-03-04T22:00:00-05:00", "dateModified": "2024-06-01",
+   "publisher": {"@type": "Organization", "name": "Kitchen Daily Media"}}]}
+</script></head>
+<body><h1>Ten Ways to Cook Rice</h1><p class="byline">By Someone Else</p><p>Rinse the rice.</p></body></html>"""
+
+
+def test_fields_and_sources_in_order_of_trust():
+    m = meta(ARTICLE, url="https://kitchen.example/rice?utm=1")
+    assert m.title == "Ten Ways to Cook Rice" and m.source["title"] == "h1"
+    assert m.author == "Ana Lima; Bo Chen" and m.source["author"] == "json-ld"
+    assert m.date == "2024-03-04" and m.source["date"] == "json-ld"     # the date as the page wrote it
+    assert m.date_modified == "2024-06-01"
+    assert m.sitename == "Kitchen Daily" and m.source["sitename"] == "json-ld"
+    assert m.language == "en-US" and m.source["language"] == "html"
+    assert m.url == "https://kitchen.example/rice" and m.source["url"] == "link"
+    assert m.image == "https://kitchen.example/img/rice.jpg"            # resolved against the page URL
+    assert m.description == "How to cook rice, ten ways."
+    assert m.tags == ["rice", "cooking"] and m.categories == ["Recipes"]
+    assert m.type == "NewsArticle"
+    assert set(m.source) <= set(f.name for f in Metadata.__dataclass_fields__.values())
+
+
+def test_extraction_metadata_is_lazy_and_flat_in_to_dict():
+    r = fastx.extract(ARTICLE, url="https://kitchen.example/rice", method="cetd")
+    assert r._metadata is None
+    d = r.to_dict()
+    assert r._metadata is not None and r.metadata is r._metadata          # computed once
+    assert r.title == "Ten Ways to Cook Rice | Kitchen Daily"              # Extraction.title: the <title>
+    assert d["title"] == "Ten Ways to Cook Rice"                           # to_dict: the headline
+    assert d["author"] == "Ana Lima; Bo Chen" and d["date"] == "2024-03-04"
+    assert d["canonical_url"] == "https://kitchen.example/rice" and d["url"] == "https://kitchen.example/rice"
+    assert d["tags"] == "rice, cooking" and d["type"] == "NewsArticle"
+    assert set(FIELDS) <= set(d)
+    json.dumps(d)
+    with pytest.raises(AttributeError):
+        r.metadata.not_a_field = 1                                         # slots
+
+
+def test_open_graph_and_meta_when_no_json_ld():
+    html = ("<html><head><title>Budget Travel Tips - Wander Blog</title>"
+            "<meta name='author' content='Jo Park'><meta name='DC.date.issued' content='2021/07/09'>"
+            "<meta http-equiv='content-language' content='fr-CA'>"
+            "<meta name='keywords' content='travel, budget'></head><body><p>x</p></body></html>")
+    m = meta(html)
+    assert m.title == "Budget Travel Tips" and m.source["title"] == "title"
+    assert (m.author, m.source["author"]) == ("Jo Park", "meta")
+    assert (m.date, m.source["date"]) == ("2021-07-09", "meta")
+    assert m.language == "fr-CA" and m.tags == ["travel", "budget"]
+
+
+def test_visible_byline_and_dateline():
+    html = ("<html><head><title>Gardening in winter</title></head><body><nav>Home</nav>"
+            "<h1>Gardening in winter</h1><div class='post-meta'><span>By</span> <a href='/a/x'>Maria Gomez</a>"
+            "</div><div class='entry-date'>Posted on March 3, 2023</div><p>Text of the post.</p>"
+            "<div class='comments'><div class='comment-author'>Troll Person</div>"
+            "<time datetime='2024-01-01'>Jan 1</time></div></body></html>")
+    m = meta(html)
+    assert (m.author, m.source["author"]) == ("Maria Gomez", "byline")
+    assert (m.date, m.source["date"]) == ("2023-03-03", "byline")
+
+
+def test_byline_names_without_roles_and_dates():
+    html = ("<html><body><h1>T</h1><div class='author-name'>Keith Barry</div>"
+            "<div class='author'><span>Keith Barry</span><span>Senior Autos Reporter</span></div></body></html>")
+    assert meta(html).author == "Keith Barry"
+    html = "<html><body><h1>T</h1><p>By Jane Doe and John Roe | Updated</p></body></html>"
+    assert meta(html).author == "Jane Doe; John Roe"
+
+
+def test_time_element_and_url_date():
+    html = "<html><body><h1>Post</h1><time datetime='2022-11-30T10:00'>yesterday</time></body></html>"
+    assert meta(html).date == "2022-11-30" and meta(html).source["date"] == "time"
+    m = meta("<html><body><p>x</p></body></html>", url="https://blog.example/2019/05/17/a-post/")
+    assert (m.date, m.source["date"]) == ("2019-05-17", "url")
+
+
+def test_chinese_bylines():
+    html = ("<html><head><meta charset='utf-8'><title>新闻标题_新华网</title></head><body>"
+            "<h1>新闻标题</h1><div class='info'>2019-12-10 07:57:40 来源： 新华网</div>"
+            "<p>新华社巴黎12月9日电（记者唐霁）法国9日再次爆发全国跨行业大罢工。</p>"
+            "<p>【纠错】 责任编辑： 尹世杰</p></body></html>")
+    m = meta(html.encode("utf-8"))
+    assert m.author == "唐霁" and m.date == "2019-12-10"
+    html = ("<html><body><h1>标题</h1><div>发布时间：2020年6月5日 作者：未知 责任编辑：张三</div>"
+            "<div>来源：环球网</div></body></html>")
+    m = meta(html)
+    assert m.date == "2020-06-05" and m.author == "环球网"       # 未知 (unknown) and editors are not authors
+
+
+@pytest.mark.parametrize("text, iso", [
+    ("2025-09-04T12:50:36+00:00", "2025-09-04"), ("September 4, 2025", "2025-09-04"),
+    ("Sept. 4th, 2025", "2025-09-04"), ("4 September 2025", "2025-09-04"), ("04.09.2025", "2025-04-09"),
+    ("13/11/2025 09:21", "2025-11-13"), ("2025年9月4日", "2025-09-04"), ("2023 Jan 7", "2023-01-07"),
+    ("le 3 mars 2021", "2021-03-03"), ("20250904", "2025-09-04"), ("2025/9/4", "2025-09-04"),
+    ("Updated: Dec 1, 2024 at 5 PM", "2024-12-01"),
+])
+def test_parse_date(text, iso):
+    assert parse_date(text) == iso
+
+
+@pytest.mark.parametrize("text", ["3 days ago", "yesterday", "2 hours ago", "today 10:00", "1850-01-01",
+                                  "2199-01-01", "2025-02-30", "version 2.0.1", "", "Copyright 2024",
+                                  "5 Minute Read", "page 2019"])
+def test_parse_date_rejects(text):
+    assert parse_date(text) is None
+
+
+def test_url_date():
+    assert url_date("https://x.example/2025/12/18/post") == "2025-12-18"
+    assert url_date("https://x.example/news/20250904/post.html") == "2025-09-04"
+    assert url_date("https://x.example/p/1995123/post.html") is None          # an id, not a date
+    assert url_date("https://x.example/2025/12/") is None                     # no day
+
+
+@pytest.mark.parametrize("title, site, host, out", [
+    ("Ten Ways | Kitchen Daily", "Kitchen Daily", None, "Ten Ways"),
+    ("Kitchen Daily - Ten Ways to Cook", None, "www.kitchendaily.com", "Ten Ways to Cook"),
+    ("How We Cook Rice at Home — Kitchen", None, None, "How We Cook Rice at Home"),
+    ("Rice: a history", None, None, "Rice: a history"),
+    ("A - B", None, None, "A - B"),
+])
+def test_strip_site_suffix(title, site, host, out):
+    assert strip_site_suffix(title, site, host) == out
+
+
+def test_malformed_json_ld_is_tolerated():
+    html = ("<html><head><script type='application/ld+json'>{\"@type\": \"Article\", \"headline\": \"H\","
+            " \"author\": {\"name\": \"A Writer\"},}</script>"
+            "<script type='application/ld+json'>{not json</script>"
+            "<script type='application/ld+json'><!-- {\"@type\": \"BlogPosting\"} --></script>"
+            "</head><body><p>x</p></body></html>")
+    m = meta(html)
+    assert m.title == "H" and m.author == "A Writer" and m.type == "Article"
+
+
+def test_hostile_pages_stay_bounded():
+    many = "".join(f"<meta name='k{i}' content='{'v' * 50}'>" for i in range(5000))
+    deep = "<div class='author'>" * 3000 + "By Deep Name" + "</div>" * 3000
+    hints = "".join(f"<span class='date'>{i}</span>" for i in range(20000))
+    for html in (many, deep, hints, "<script type='application/ld+json'>" + "[" * 100000 + "</script>",
+                 "<html lang='" + "x" * 10000 + "'>", ""):
+        m = meta(html)
+        assert isinstance(m, Metadata)
+
+
+def test_output_is_text_not_markup():
+    html = ("<html><head><title>&lt;script&gt;alert(1)&lt;/script&gt; | S</title>"
+            "<meta property='og:image' content='javascript:alert(1)'></head><body></body></html>")
+    m = meta(html, url="https://s.example/")
+    assert m.image is None and "<script>" in m.title       # a text field: the consumer escapes it
+
+
+def test_show_report_has_metadata_escaped():
+    from fastx.show import metadata_html
+    html = "<html><head><title>A &lt;b&gt; title</title><meta name=author content='<i>Ann Lee'></head><body></body></html>"
+    out = metadata_html(fastx.parse(html))
+    assert "&lt;b&gt;" in out and "&lt;i&gt;Ann Lee" in out and "<i>Ann" not in out and ">meta<" in out
+
+
+def test_batch_records_and_parquet_have_the_fields(tmp_path):
+    from fastx import batch
+    assert set(FIELDS) <= set(batch._RECORD_FIELDS)
+    recs = list(fastx.extract_many([ARTICLE, b"%PDF-1.4 x"], method="cetd", jobs=0))
+    assert recs[0]["author"] == "Ana Lima; Bo Chen" and recs[0]["date"] == "2024-03-04"
+    assert recs[1]["error"].startswith("InputError: not HTML")
+    from fastx import spark
+    assert set(spark.METADATA_FIELDS) | {"title", "description"} == set(FIELDS)
+
+
+@pytest.mark.needs_shared
+def test_zh_news_pages_give_author_and_date():
+    """The 62 Chinese news pages: most give a date and an author or source from their own pages."""
+    import sys
+    sys.path.insert(0, str(SHARED / "tools"))
+    try:
+        from compare import unpack
+    except ImportError:
+        pytest.skip("../shared/tools/compare.py not present")
+    root = unpack("zh-news-unlabeled")
+    files = sorted(root.rglob("*.htm*"))
+    assert len(files) >= 60
+    dated = authored = 0
+    for f in files:
+        m = meta(f.read_bytes())
+        dated += m.date is not None
+        authored += m.author is not None
+    assert dated >= 0.85 * len(files) and authored >= 0.75 * len(files)
