@@ -597,7 +597,7 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
         for k, v in [(k, v) for k, v in metas.items() if "date" in k or "time" in k]:
             if "modif" in k or "updated" in k:
                 set_("date_modified", parse_date(v), "meta")
-            elif "publish" in k or k.endswith((":date", "_date", "-date")) \
+            elif "publish" in k or k.endswith((":date", "_date", "-date", ".date")) \
                     and not any(w in k for w in ("expir", "valid", "event", "start", "end")):
                 set_("date", parse_date(v), "meta")
     if md.date is None:
@@ -784,11 +784,13 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
     site_keys.discard("")
     # the leading segments of the candidates (a site or section name follows the separator)
     seg_keys, tail_keys = set(), set()
-    for c in [c for c, _ in cands] + [raw_title]:
+    heads: list[tuple[str, str, str]] = []        # (key, text, source) of each candidate's first segment
+    for c, s in cands + [(raw_title, "title")]:
         ps = _TITLE_SEPS.split(c) if c else []
         seg_keys.update(_key(p) for p in ps[:-1])
         if len(ps) > 1:
             tail_keys.add(_key(ps[-1]))
+            heads.append((_key(ps[0]), ps[0], s))
     seg_keys.discard("")
     tail_keys.discard("")
     found_site: set[str] = set()
@@ -808,6 +810,10 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
             return h
         for (c, s), kc in zip(cands, keys):
             if len(kc) >= 8 and kc in kh:
+                md.source["title"] = s
+                return c
+        for kc, c, s in heads:        # "News Digital Cameras…" (a badge in the h1) holds "Digital Cameras…"
+            if len(kc) >= 12 and kc in kh:
                 md.source["title"] = s
                 return c
         if best is None and cands:
