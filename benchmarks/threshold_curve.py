@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from validate import load_compare, split  # noqa: E402
 
-THRESHOLDS = (0.1, 0.2, 0.3, 0.4, None, 0.6, 0.7, 0.8, 0.9)      # None: the model's own
+THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, None)  # None: the model's own (per page type)
 
 
 def main(argv=None) -> int:
@@ -42,7 +42,9 @@ def main(argv=None) -> int:
         None if t.strip() == "model" else float(t) for t in a.thresholds.split(","))
     model = shipped()
     cmp = load_compare()
-    out = {"model_threshold": model.threshold, "page_threshold": model.page_threshold, "datasets": {}}
+    tt = getattr(model, "type_thresholds", None)
+    out = {"model_threshold": model.threshold, "page_threshold": model.page_threshold,
+           "type_thresholds": None if tt is None else tt.tolist(), "datasets": {}}
     for name in a.datasets.split(","):
         val = split(list(cmp.CORPORA[name]()))[0][: a.limit or None]
         rows = {t: [] for t in thresholds}
@@ -64,7 +66,8 @@ def main(argv=None) -> int:
             m = cmp.summarize_text(rows[t])
             if words[t]:
                 m["word_f1"] = statistics.mean(words[t])
-            key = f"{model.threshold:.2f} (model)" if t is None else f"{t:.2f}"
+            key = f"{t:.2f}" if t is not None else (
+                "model" if getattr(model, "type_thresholds", None) is not None else f"{model.threshold:.2f} (model)")
             res[key] = m
             print(f"  {key:>10} {m['precision']:9.3f} {m['recall']:7.3f} {m['f1']:6.3f}"
                   + (f"  {m['word_f1']:7.3f}" if "word_f1" in m else ""), flush=True)
