@@ -426,6 +426,7 @@ cdef struct Builder:
     int pending_ws     # a whitespace-only text node since the last text record
     Py_ssize_t pre_pend   # preformatted whitespace waiting in buf for the next preformatted text, or -1
     int pre_blk           # a block element started or ended since the last text record
+    int keep_noscript     # keep every <noscript> (a page whose content is only there: see build_doc)
 
 
 cdef inline bint _grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t item) noexcept nogil:
@@ -667,7 +668,8 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                     child = child.next
             elif props & TP_TITLE and title[0] == NULL:
                 title[0] = node          # a <title> lexbor placed in the body
-            elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node))
+            elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node)
+                                              or (b.keep_noscript and tag == _noscript_tag))
                   and not _hidden(node, props)):
                 fl = inherited
                 if not (fl & NF_PRE) and (props & TP_PRE or _style_pre(node)):
@@ -966,8 +968,15 @@ def _lexbor_tag_name(uintptr_t lid):
     return name
 
 
-def build_doc(parser, str title_fallback="", object url=None):
-    """Build the flat `Doc` from a selectolax LexborHTMLParser (kept alive by the Doc)."""
+cdef int32_t _noscript_tag = -1       # lexbor's id of <noscript>, set by the calibration
+
+
+def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript=False):
+    """Build the flat `Doc` from a selectolax LexborHTMLParser (kept alive by the Doc).
+
+    `keep_noscript`: keep the content of every ``<noscript>``, as a browser with
+    scripting off shows it (fastx.parse does so for a page whose text is only there,
+    such as a Discourse forum's crawler view)."""
     cdef Doc d = Doc.__new__(Doc)
     cdef Builder b
     cdef fx_node *root
@@ -986,6 +995,7 @@ def build_doc(parser, str title_fallback="", object url=None):
     b.sp = b.scap = 0
     b.body = -1
     b.oom = 0
+    b.keep_noscript = keep_noscript
     b.pending_ws = 0
     b.pre_pend = -1
     b.pre_blk = 0
@@ -1333,6 +1343,8 @@ def _calibrate():
         raise LayoutError(f"fastx: calibration did not find tags {missing}")
     TAG_NAMES_BY_ID.clear()
     TAG_NAMES_BY_ID.update({v: k for k, v in TAG_IDS.items()})
+    global _noscript_tag
+    _noscript_tag = TAG_IDS["noscript"]
     for i in range(STATIC_LIMIT):
         _tag_props[i] = 0
     def setp(names, bit):

@@ -1316,8 +1316,9 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
     exit at both cuts), nothing when no unit reaches `page_cut` (a page
-    without main content), else the units at or above `cut`, the headline
-    rule (`headline`), and the node mask (a node is kept with its unit).
+    without main content), else the units at or above `cut` (CETD's
+    Algorithm 2 selection when none is), the headline rule (`headline`),
+    and the node mask (a node is kept with its unit).
     `type_cuts`: (cut, page_cut) per page type (rows in PAGE_TYPES order),
     used instead of `cut`/`page_cut` for the most probable type."""
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
@@ -1336,13 +1337,19 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
     cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
     cdef uint8_t *uk = <uint8_t *>malloc(m)
-    cdef bint any_page = False
+    cdef bint any_page = False, any_unit = False
     if uk == NULL:
         raise MemoryError()
     with nogil:
         for i in range(m):
             uk[i] = zp[i] >= cut
+            any_unit = any_unit or uk[i]
             any_page = any_page or zp[i] >= page_cut
+        if any_page and not any_unit:
+            # the page has main content but no unit is sure enough: CETD's extraction
+            # (Algorithm 2, the cetd_keep column) rather than nothing
+            for i in range(m):
+                uk[i] = xp[i * GBT_NFEAT + _GF_PAGE + 5] > 0
         if any_page:
             if headline:
                 _gbt_headline(xp, m, uk, min_overlap)
