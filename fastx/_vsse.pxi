@@ -581,6 +581,10 @@ cdef double _vsse_area_pass(Py_ssize_t n, const int32_t *depth, const int32_t *t
     return score
 
 
+cdef enum:
+    _VSSE_MAX_AREAS = 64          # vsse_areas: areas founded at most (best seeds first)
+
+
 def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True,
                double T1=0.0, double together=0.0, double floor=0.1):
     """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
@@ -592,7 +596,8 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     whose path P shares a common prefix of at least `join` * the length of
     the area's founding path (its best seed's) ("aggregate tag paths to discover the
     maximum common path prefix"), and P becomes that prefix; otherwise the
-    seed starts an area of its own.  The share is taken of the path that
+    seed starts an area of its own (the first 64 areas only: a seed past
+    them that joins none is left out).  The share is taken of the path that
     founded the area, so that neither a shallow seed (a notice under
     <body>) nor joins one after the other can shorten P below `join` of it.  An area covers every element whose own
     root path is exactly P, with its subtree, and with `container` the
@@ -632,10 +637,12 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
             raise ValueError(f"seed {s} is not a node of the Doc (0..{n - 1})")
         if depth[s] > maxd:
             maxd = depth[s]
-    # areas: paths (ns x (maxd + 1)) and their lengths
-    paths_arr = np.empty((ns, maxd + 1), dtype=np.int32)
-    plen_arr = np.zeros(ns, dtype=np.int64)
-    plen0_arr = np.zeros(ns, dtype=np.int64)
+    # areas: paths (cap x (maxd + 1)) and their lengths; at most _VSSE_MAX_AREAS areas, so that
+    # a page of many punctuated leaves, each far from the others, costs bounded memory and time
+    cdef Py_ssize_t cap = ns if ns < _VSSE_MAX_AREAS else _VSSE_MAX_AREAS
+    paths_arr = np.empty((cap, maxd + 1), dtype=np.int32)
+    plen_arr = np.zeros(cap, dtype=np.int64)
+    plen0_arr = np.zeros(cap, dtype=np.int64)
     stamp_arr = np.zeros(n, dtype=np.int32)
     best_arr = np.zeros(n, dtype=np.uint8)
     cdef int32_t[:, ::1] paths = paths_arr
@@ -664,11 +671,12 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                         plen[a] = L
                         break
                 else:
-                    for i in range(ly):
-                        paths[na, i] = Y[i]
-                    plen[na] = ly
-                    plen0[na] = ly
-                    na += 1
+                    if na < cap:                  # later seeds past the cap found no area
+                        for i in range(ly):
+                            paths[na, i] = Y[i]
+                        plen[na] = ly
+                        plen0[na] = ly
+                        na += 1
             done = upto
             best = -1
             best_score = -1.0

@@ -388,3 +388,23 @@ def test_form_controls_are_pruned():
     assert doc.punct[label] > 0 and punc_counts(doc)[label] == 0
     text = fastx.extract(html, method="vsse").text
     assert "First paragraph" in text and "Your name" not in text
+
+
+def test_areas_are_capped_on_pages_of_many_scattered_leaves():
+    """Every punctuated leaf in a branch of its own: at most 64 areas are founded, the
+    best ones; the result is one of them, computed in bounded memory."""
+    parts = []
+    for k in range(300):
+        tags = ["div", "section", "article", "aside", "main", "header", "footer", "nav"]
+        wrap = [tags[(k >> b) & 7] for b in (0, 3, 6)]
+        parts.append("".join(f"<{t}>" for t in wrap) + f"<p>Item {k}, one, two{', x' * (k % 5)}.</p>"
+                     + "".join(f"</{t}>" for t in reversed(wrap)))
+    doc = fastx.parse("<html><body>" + "".join(parts) + "</body></html>")
+    v = _core.vvtc(doc)
+    pos = np.flatnonzero(v > 0)
+    order = pos[np.argsort(-v[pos], kind="stable")].astype(np.int32)
+    keep, path = _core.vsse_areas(doc, order, v, 1.0, False)
+    assert keep.any() and len(path) > 0
+    kept = [i for i in text_nodes(doc) if keep[i]]
+    rank = {int(x): r for r, x in enumerate(order)}
+    assert min(rank[i] for i in kept) < 64                  # founded by one of the 64 best seeds
