@@ -191,10 +191,11 @@ def explain_default(doc, top: int = 4, **params) -> dict:
 
     The verdicts are the method's own keep mask (the registered ``default`` run with the same
     parameters), so the report never disagrees with ``fastx.extract``; units kept below the
-    threshold (the headline rule) and pages where nothing is kept (no unit reaches the page
-    threshold) say so.  The threshold is the one asked for, else the model's; a model with
-    thresholds per page type (``type_thresholds``) and no explicit threshold has no single
-    line to draw, and the reasons give the probabilities alone."""
+    threshold (the headline rule, or CETD's selection on a page where no unit reaches it) and
+    pages where nothing is kept (no unit reaches the page threshold) say so.  The threshold is
+    the one asked for, else the model's: with thresholds per page type (``type_thresholds``),
+    the one of the page's most probable type (the ``pt_*`` feature columns, as
+    ``_core.default_keep`` picks it)."""
     from .methods import default as dm
     reg = _method("default")
     keep = np.asarray(reg.run(doc, **{k: v for k, v in params.items() if k in reg.params}), dtype=bool)
@@ -203,9 +204,16 @@ def explain_default(doc, top: int = 4, **params) -> dict:
     if threshold is None and getattr(m, "type_thresholds", None) is None:
         threshold = m.threshold
     thr = None if threshold is None else float(threshold)
+    ptype = ""
     feat_params = inspect.signature(dm.features).parameters
     unit_of, units, X = dm.features(doc, **{k: v for k, v in params.items() if k in feat_params and k != "doc"})
     n, nu = doc.n, len(units)
+    names = _core.FEATURE_NAMES
+    if thr is None and nu and params.get("page_threshold") is None:
+        types = tuple(getattr(_core, "PAGE_TYPES", ()))
+        if types and all(f"pt_{t}" in names for t in types) and len(m.type_thresholds) == len(types):
+            k = int(np.argmax(X[0, [names.index(f"pt_{t}") for t in types]]))
+            thr, ptype = float(m.type_thresholds[k][0]), f" (the threshold of {types[k]} pages)"
     bias, C = tree_contributions(m, X)
     z = bias + C.sum(axis=1) if nu else np.zeros(0)
     prob = 1.0 / (1.0 + np.exp(-z))
@@ -218,17 +226,17 @@ def explain_default(doc, top: int = 4, **params) -> dict:
     unit_kept = np.zeros(nu, dtype=bool)
     if nu:
         unit_kept[unit_of[has]] = keep[has]
-    names = _core.FEATURE_NAMES
     page_empty = not keep.any()
     reasons = ["not part of any text unit (no text below a block element)"]
     for u in range(nu):
         verdict = "kept" if unit_kept[u] else "dropped"
-        cmp = "" if thr is None else f" {'≥' if prob[u] >= thr else '<'} {thr:.3f}"
+        cmp = "" if thr is None else f" {'≥' if prob[u] >= thr else '<'} {thr:.3f}{ptype}"
         if page_empty:
             why = (f"P {prob[u]:.3f}; dropped with the whole page: no unit reaches the page threshold "
                    "(no main content)")
         elif unit_kept[u] and thr is not None and prob[u] < thr:
-            why = f"P {prob[u]:.3f}{cmp}, kept as the headline (reads like the page title)"
+            why = (f"P {prob[u]:.3f}{cmp}, kept all the same: the headline (reads like the page title), "
+                   "or CETD's selection on a page where no unit reaches the threshold")
         else:
             why = f"P {prob[u]:.3f}{cmp}: {verdict}"
         order = np.argsort(-np.abs(C[u]))[:top]

@@ -192,8 +192,9 @@ def test_show_defaults_to_default_and_explains_it(tmp_path, capsys):
     model = shipped()
     if getattr(model, "type_thresholds", None) is None:
         assert view["threshold"] == pytest.approx(model.threshold)
-    else:                                   # thresholds per page type: no single line to draw
-        assert view["threshold"] is None
+    else:                                   # thresholds per page type: the one of this page's type
+        k = list(_core.PAGE_TYPES).index(fastx.extract(ARTICLE).page_type)
+        assert view["threshold"] == pytest.approx(model.type_thresholds[k][0])
     keep = fastx.extract(ARTICLE).keep
     assert view["keep"] == keep.tolist()
     blocks = [i for i, k in enumerate(view["keep"]) if k and view["reason"][i] > 0]
