@@ -227,7 +227,7 @@ def layout_keep(doc, reference=None, link_ratio: float = 0.3, link_rules: bool =
                 refine: bool = False, line_width: int = 3, line_threshold: int = 86,
                 digits: bool = False) -> np.ndarray:
     """Keep mask of the layout-similarity algorithm on a target Doc and a reference Doc,
-    a list of reference Docs, or None.
+    an iterable of reference Docs, or None.
 
     With several references, each one deletes the target's nodes fully identical
     to its own (step b, independently), and a node goes when any reference
@@ -237,20 +237,20 @@ def layout_keep(doc, reference=None, link_ratio: float = 0.3, link_rules: bool =
     only the link rules run."""
     alive = preprocess(doc)
     keep = alive.copy()
-    refs = [] if reference is None else (list(reference) if isinstance(reference, (list, tuple))
-                                         else [reference])
-    if refs and doc.n:
-        is_text = doc.kind == _core.KIND_TEXT
-        chars = doc.chars * (alive & is_text)
-        total = int(chars.sum())
-        full = hashes(doc, digits)[0]
-        for ref in refs:
-            deleted = _core.delete_identical(doc, full, alive, ref, hashes(ref, digits)[0], preprocess(ref))
-            if total and int((chars * deleted).sum()) >= COPY_SHARE * total:
-                continue
-            keep &= deleted ^ 1
-        if not (keep & is_text).any():
-            keep = alive.copy()
+    refs = () if reference is None else ((reference,) if isinstance(reference, _core.Doc) else reference)
+    full = None
+    for ref in refs if doc.n else ():
+        if full is None:
+            is_text = doc.kind == _core.KIND_TEXT
+            chars = doc.chars * (alive & is_text)
+            total = int(chars.sum())
+            full = hashes(doc, digits)[0]
+        deleted = _core.delete_identical(doc, full, alive, ref, hashes(ref, digits)[0], preprocess(ref))
+        if total and int((chars * deleted).sum()) >= COPY_SHARE * total:
+            continue
+        keep &= deleted ^ 1
+    if full is not None and not (keep & is_text).any():
+        keep = alive.copy()
     if link_rules:
         keep = _core.link_rules(doc, keep, float(link_ratio))
     if refine:
@@ -295,7 +295,7 @@ def layout(doc, reference=None, references=None, link_ratio: float = 0.3, link_r
         if not ranked:                       # only copies of the page's own address: the paper's fallback
             chosen = choose_reference(doc.url, references)
             ranked = [chosen] if chosen is not None else []
-        ref_doc = [_as_doc(page, url) for url, page in ranked[:n_references]]
+        ref_doc = (_as_doc(page, url) for url, page in ranked[:n_references])   # one parsed at a time
     elif reference is not None:
         ref_doc = _as_doc(reference)
     return layout_keep(doc, ref_doc, link_ratio, link_rules, refine, line_width, line_threshold, digits)
