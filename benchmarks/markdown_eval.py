@@ -80,9 +80,10 @@ def fences(md, mdit):
 
 
 def stripped(md, mdit):
-    """The Markdown's text: rendered to HTML by markdown-it-py, then the HTML's text."""
+    """The Markdown's text: rendered to HTML by markdown-it-py, then the HTML's text (a hard
+    line break as a newline)."""
     from selectolax.lexbor import LexborHTMLParser
-    body = LexborHTMLParser("<body>" + mdit.render(md) + "</body>").body
+    body = LexborHTMLParser("<body>" + mdit.render(md).replace("<br />", "<br />\n") + "</body>").body
     return body.text(separator="") if body is not None else ""
 
 

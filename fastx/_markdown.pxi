@@ -912,7 +912,7 @@ cdef void _md_open(Md *m, Py_ssize_t i, const int32_t *end, const int32_t *paren
         if r != MR_BR and r != MR_IMG and r != MR_HR:
             _md_push(m, i, end[i], MR_BLOCK if flags[i] & NF_BLOCK else MR_NONE, 0)
         return
-    if r == MR_NONE and styled_pre and not hb[i] and not m.inl:
+    if r == MR_NONE and styled_pre and not (hb[i] & 1) and not m.inl:
         r = MR_PRE
     if r == MR_NONE and flags[i] & NF_BLOCK:
         r = MR_BLOCK
@@ -922,13 +922,13 @@ cdef void _md_open(Md *m, Py_ssize_t i, const int32_t *end, const int32_t *paren
     elif r == MR_TR or r == MR_CELL or r == MR_TSECT:
         r = MR_BLOCK if r != MR_TSECT else MR_NONE
     if r == MR_A:
-        if not m.links or hb[i] or m.inl:
+        if not m.links or hb[i] & 1 or m.inl:
             r = MR_NONE
     elif r == MR_EM or r == MR_STRONG:
-        if hb[i] or m.incode or (m.em_on if r == MR_EM else m.strong_on):
+        if hb[i] & 1 or m.incode or (m.em_on if r == MR_EM else m.strong_on):
             r = MR_NONE
     elif r == MR_CODE:
-        if hb[i] or m.incode:
+        if hb[i] & 1 or m.incode:
             r = MR_NONE
     if m.inl and (r == MR_BLOCK or r == MR_P or r == MR_HEADING or r == MR_UL or r == MR_OL or r == MR_LI
                   or r == MR_QUOTE or r == MR_TABLE or r == MR_PRE or r == MR_TR):
@@ -1170,6 +1170,9 @@ cdef void _md_run(Md *m, Py_ssize_t n, const int32_t *end, const int32_t *parent
             if m.in_table and m.row_open and kind[i] == LXB_ELEMENT and parent[i] == m.row_node \
                     and _md_role_of(tag, i) == MR_CELL:
                 _md_cell_close(m, _md_cell(m, <fx_node *><uintptr_t>ptr[i]))   # an empty cell keeps the columns
+            elif kind[i] == LXB_ELEMENT and (hb[i] or flags[i] & (NF_BLOCK | NF_BR)):
+                # a block or <br> left out still separates the text around it (as in .text)
+                _md_need(m, 1 if _md_role_of(tag, i) == MR_BR else 2)
             i = end[i]
             continue
         if kind[i] == LXB_TEXT:
@@ -1229,7 +1232,8 @@ def render_markdown(Doc d, keep, bint links=True, bint images=True, str base=Non
         raise MemoryError()
     try:
         with nogil:
-            # emitted: kept or holding a kept node; hb: holds block content (not img/br)
+            # emitted: kept or holding a kept node; hb: bit 1 holds block content (not img/br),
+            # bit 2 holds a br or img
             for i in range(n - 1, -1, -1):
                 if kp[i]:
                     emit[i] = 1
@@ -1238,12 +1242,10 @@ def render_markdown(Doc d, keep, bint links=True, bint images=True, str base=Non
                     continue
                 if emit[i]:
                     emit[p] = 1
-                if hb[i]:
-                    hb[p] = 1
-                elif kind[i] == LXB_ELEMENT and flags[i] & NF_BLOCK:
+                hb[p] |= hb[i]
+                if kind[i] == LXB_ELEMENT and flags[i] & (NF_BLOCK | NF_BR):
                     r = _md_role_of(tag, i)
-                    if r != MR_IMG and r != MR_BR:
-                        hb[p] = 1
+                    hb[p] |= 2 if r == MR_IMG or r == MR_BR else 1
             _md_run(&m, n, d.c_end, parent, tag, kind, flags, emit, kp, hb, d.c_ptr, d.c_text_off,
                     d.c_text_len, tb)
         if m.oom:
