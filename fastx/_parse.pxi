@@ -69,6 +69,8 @@ cdef extern from *:
         void *callback_token_ctx;
         void *tags, *attrs;
         void *attrs_mraw;                              /* where attribute values are allocated */
+        void *mraw;
+        fx_token *token;                               /* the token being read */
     } fx_tokenizer_head;
     typedef struct {                                   /* lxb_html_tree_t, leading fields */
         void *tkz_ref, *document, *fragment, *form;
@@ -121,14 +123,25 @@ cdef extern from *:
     static void *fx_tg_marker = NULL;
 
     /* Learn the tokenizer's state after a chunk that ends in text. */
-    static void fx_tg_learn(void *doc) {
+    static void *fx_tg_dq_state = NULL, *fx_tg_sq_state = NULL;   /* in a "..." / '...' value */
+
+    static void *fx_tg_state_after(void *doc, const char *html) {
         fx_dom_document *d = (fx_dom_document *)doc;
         fx_tokenizer_head *tkz;
-        if (fx_tg_begin == NULL || fx_tg_begin(doc) != 0) return;
+        void *state = NULL;
+        if (fx_tg_begin == NULL || fx_tg_begin(doc) != 0) return NULL;
         tkz = (fx_tokenizer_head *)((fx_parser_head *)d->parser)->tkz;
-        if (fx_tg_chunk(doc, (const unsigned char *)"<p>abc", 6) == 0 && tkz->state != fx_tg_data_before)
-            fx_tg_data_state = tkz->state;
+        if (fx_tg_chunk(doc, (const unsigned char *)html, strlen(html)) == 0) state = tkz->state;
         (void)fx_tg_end(doc);
+        return state;
+    }
+
+    static void fx_tg_learn(void *doc) {
+        void *st = fx_tg_state_after(doc, "<p>abc");
+        if (st != fx_tg_data_before) fx_tg_data_state = st;
+        fx_tg_dq_state = fx_tg_state_after(doc, "<p a=\\"b");
+        fx_tg_sq_state = fx_tg_state_after(doc, "<p a='b");
+        if (fx_tg_dq_state == fx_tg_sq_state || fx_tg_dq_state == st) fx_tg_dq_state = fx_tg_sq_state = NULL;
     }
 
     /* Resolve lexbor's chunk-parsing entry points in selectolax's module. */
@@ -355,7 +368,9 @@ cdef extern from *:
         after = g->open->length;
         if (after > before + own) {                    /* formatting elements re-created */
             g->reconstructed += after - before - own;
-            if (g->reconstructed > g->max_reconstructed) g->flat = 1;
+            /* re-created elements count against the tag budget too: each costs what a tag does */
+            if (g->reconstructed > g->max_reconstructed || g->reconstructed + g->elements > g->max_elements)
+                g->flat = 1;
         }
         if (after > g->deepest) g->deepest = after;
         return r;
@@ -585,8 +600,11 @@ cdef extern from *:
     /* Which raw-text element a start tag name at s[i..] is (kind + 1; 0: none). */
     static int fx_tg_raw_kind(const unsigned char *s, size_t i, size_t n) {
         size_t e = i, len, k, j;
-        while (e < n && !fx_tg_ws(s[e]) && s[e] != '/' && s[e] != '>') e++;
+        unsigned char c = s[i] | 0x20;
+        if (c != 's' && c != 'x' && c != 'i' && c != 'n' && c != 't' && c != 'p') return 0;
+        while (e < n && e - i < 10 && !fx_tg_ws(s[e]) && s[e] != '/' && s[e] != '>') e++;
         len = e - i;
+        if (len < 3 || len > 9) return 0;
         for (k = 0; k < FX_TG_RAWKINDS; k++) {
             const char *name = fx_tg_raw_names[k];
             if (strlen(name) != len) continue;
@@ -643,6 +661,37 @@ cdef extern from *:
         return i;
     }
 
+    /* Index after the '>' ending a tag, from a point between its attributes. */
+    static size_t fx_tg_attrs_end(const unsigned char *s, size_t i, size_t n) {
+        return fx_tg_tag_end(s, i, n);                 /* (a name's rest is skipped like one) */
+    }
+
+    /* lexbor reads all attributes of a tag before the guard sees it (a tag with a
+       million attributes cost 1.4 s for 20 MB).  Between two pieces, a tag still
+       being read that already has more than max_attrs attributes is ended there
+       (lexbor is handed what closes it: '>', or '">' / "'>" inside a quoted value;
+       the guard then keeps its first max_attrs attributes) and the input is
+       skipped to the tag's own end. */
+    static unsigned int fx_tg_cut_tag(void *doc, fx_tokenizer_head *tkz, const unsigned char *html, size_t n,
+                                      size_t *pos, fx_tg *g) {
+        fx_token *tok = tkz->token;
+        fx_token_attr *a;
+        size_t k = 0, i = *pos;
+        const unsigned char *q;
+        const char *closer = ">";
+        if (tok == NULL || tok->attr_first == NULL || fx_tg_dq_state == NULL) return 0;
+        for (a = tok->attr_first; a != NULL && k <= g->max_attrs; a = a->next) k++;
+        if (k <= g->max_attrs) return 0;
+        if (tkz->state == fx_tg_dq_state || tkz->state == fx_tg_sq_state) {
+            closer = tkz->state == fx_tg_dq_state ? "\\">" : "'>";
+            q = (const unsigned char *)memchr(html + i, closer[0], n - i);
+            i = q ? (size_t)(q - html) + 1 : n;
+        }
+        *pos = fx_tg_attrs_end(html, i, n);
+        g->dropped_attrs++;
+        return fx_tg_chunk(doc, (const unsigned char *)closer, strlen(closer));
+    }
+
     /* Feed the page to lexbor in pieces of 256 KB ending after a '>'; once the rest is
        read as text (g->flat) and the tokenizer is in its data state, the pieces are
        stripped of their tags first. */
@@ -669,12 +718,13 @@ cdef extern from *:
             if (g->flat) g->verbatim++;
             end = pos + piece;
             if (end >= n) end = n;
-            else {
-                q = (const unsigned char *)memchr(html + end, '>', n - end);
-                end = q ? (size_t)(q - html) + 1 : n;
+            else {                                     /* after a '>' within the next piece, if any */
+                q = (const unsigned char *)memchr(html + end, '>', n - end < piece ? n - end : piece);
+                end = q ? (size_t)(q - html) + 1 : end;
             }
             st = fx_tg_chunk(doc, html + pos, end - pos);
             pos = end;
+            if (st == 0 && pos < n) st = fx_tg_cut_tag(doc, tkz, html, n, &pos, g);
         }
         return st;
     }

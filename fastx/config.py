@@ -14,11 +14,14 @@ kept):
   of text that reach one node while something else is allocated between them
   cost O(runs^2) time and memory);
 - 2 * (GUARD_ELEMENTS_BASE + n // GUARD_BYTES_PER_ELEMENT) tags (start and
-  end tags, passed or dropped: an end tag can create an element too, '</p>').
+  end tags, passed or dropped: an end tag can create an element too, '</p>')
+  plus formatting elements the tree builder re-created.
   The densest page of the development corpora (5,721 pages over 2 KB) has one
-  element per 30 bytes, the median one per 83, and none has more than 15,799
-  elements: real pages never reach the budget, while '<p>x' * N (one element
-  per 4 bytes) stops at a sixteenth of its tags;
+  element per 30 bytes, the median one per 83 (one per 193 over all their
+  bytes), and none has more than 15,799 elements: no page there reaches the
+  budget (a page over ~600 KB with an element per 40 bytes would: its tags past
+  the budget are dropped, its text kept), while '<p>x' * N (one element per 4
+  bytes) stops at a thirty-second of its tags;
 - 4 * (GUARD_ELEMENTS_BASE + n // GUARD_BYTES_PER_ELEMENT) attributes.
 
 Past a budget the runs of text between the dropped tags reach lexbor as one
@@ -34,7 +37,7 @@ needs about 0.5 GB + 60 n at the most (fuzz figures in benchmarks/fuzz.py
 GUARD_COPIED_BASE = 1 << 20
 GUARD_COPIED_PER_BYTE = 2
 GUARD_ELEMENTS_BASE = 16384
-GUARD_BYTES_PER_ELEMENT = 64
+GUARD_BYTES_PER_ELEMENT = 128
 
 BATCH_MEMORY_LIMIT = 4 << 30
 
