@@ -230,6 +230,10 @@ def test_hostile_pages_through_every_html_output_of_the_cli(tmp_path, capsys):
         assert cli.main(args) == 0
         text = target.read_text(encoding="utf-8")
         outputs[fmt] = [text] if fmt == "html" else [json.loads(line)["html"] for line in text.splitlines()]
+    outdir = tmp_path / "outdir"
+    assert cli.main(["extract", str(d), "--method", "cetd", "--format", "html", "-o", f"{outdir}/", "-q"]) == 0
+    outputs["html -o DIR"] = [p.read_text(encoding="utf-8") for p in sorted(outdir.glob("*.html"))]
+    assert len(outputs["html -o DIR"]) == len(PAGES)
     try:
         import pyarrow.parquet as pq
     except ImportError:
