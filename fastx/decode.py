@@ -431,7 +431,8 @@ def sniff_binary(data: bytes) -> str | None:
     8 for WebP, "ftyp" at 4 for MP4, PE's "MZ" with a PE header); then, over the first
     4 KB less trailing NUL padding: more than 0.5% NUL bytes that are not UTF-16/32's zero
     halves, or more than 5% C0 control bytes (TAB, LF, FF, CR and ESC excepted; random or
-    compressed bytes have 10.5%), are binary data. A stray control byte in a page is not."""
+    compressed bytes have 10.5%), are binary data. A stray control byte in a page is not;
+    bytes that are only NUL padding are an empty page."""
     if not data:
         return None
     head = data if len(data) <= 4096 else data[:4096]
@@ -453,7 +454,7 @@ def sniff_binary(data: bytes) -> str | None:
     if head.endswith(b"\x00"):
         head = head.rstrip(b"\x00")            # NUL padding after a page (archives, disk images)
         if not head:
-            return "binary data"
+            return None                         # padding only: an empty page
         controls, nuls = _core.control_bytes(head, 4096)
     if head.startswith((b"\xff\xfe", b"\xfe\xff")) or _sniff_wide(head):
         return None                         # UTF-16/32 text: its NULs are the code units' zero halves

@@ -112,7 +112,7 @@ def test_text_is_not_binary():
     for data in (page.encode(), page.encode("utf-16"), page.encode("utf-16-le"), page.encode("utf-16-be"),
                  page.encode("utf-32"), b"plain text\x0c with a form feed\x1b$B and ESC",
                  b"<p>one stray NUL\x00 in a page</p>" + b"<p>more text</p>" * 300,
-                 b"<p>archive padding</p>" + bytes(8192)):
+                 b"<p>archive padding</p>" + bytes(8192), bytes(100)):
         assert sniff_binary(data) is None, data[:40]
 
 
