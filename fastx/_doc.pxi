@@ -1,7 +1,8 @@
 # The flat node array (DESIGN.md, "The flat node array").
 #
 # One C-level preorder pass over lexbor's DOM builds `Doc`: structure arrays,
-# the text of every text node (whitespace-collapsed, UTF-8, in one buffer) and
+# the text of every text node (whitespace-collapsed, UTF-8, in one buffer; raw
+# inside preformatted elements, see _add_raw_text) and
 # per-node own counts; one reverse sweep then turns them into subtree
 # aggregates.  Every method is array arithmetic over the same Doc.
 #
@@ -733,7 +734,9 @@ cdef class Doc:
     Structure: ``parent``, ``end`` (subtree = index range ``[i, end[i])``),
     ``depth``, ``tag`` (lexbor tag id; 0 for text), ``kind`` (1 element,
     3 text), ``flags`` (NODE_FLAGS bits).  Own text (text nodes):
-    ``text_off``/``text_len`` into ``text_buf`` (UTF-8, whitespace collapsed).
+    ``text_off``/``text_len`` into ``text_buf`` (UTF-8, whitespace collapsed;
+    raw in preformatted elements, flag ``pre``, whose counts are still the
+    collapsed text's).
     Subtree totals, the node itself included: ``chars`` (C), ``tags`` (T:
     element descendants, the node itself excluded), ``link_chars`` (LC),
     ``link_tags`` (LT, excluding itself), ``punct``, ``words``, ``p_count``,
@@ -874,7 +877,8 @@ cdef class Doc:
         return f"<fastx.Doc nodes={self.n} title={self.title!r}>"
 
     def text(self, Py_ssize_t i):
-        """The (whitespace-collapsed) text of text node i; '' for an element."""
+        """The text of text node i (whitespace-collapsed; raw inside a preformatted element);
+        '' for an element."""
         cdef int64_t off = self.text_off[i]
         return self.text_buf[off:off + self.text_len[i]].decode("utf-8", "replace")
 

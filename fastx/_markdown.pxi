@@ -37,6 +37,7 @@
 from libc.stdlib cimport calloc
 
 DEF MD_MAXCOLS = 64
+DEF MD_MAXDEPTH = 16      # containers (blockquotes, list items) that indent; deeper ones are flat
 
 cdef enum:
     MR_NONE = 0
@@ -172,11 +173,13 @@ cdef inline void _md_ch(Md *m, char c) noexcept nogil:
 
 
 cdef void _md_prefix(Md *m, bint blank) noexcept nogil:
-    """The containers' line prefix; a blank line's without trailing spaces and markers."""
+    """The containers' line prefix; a blank line's without trailing spaces and markers.  At most
+    MD_MAXDEPTH containers write one (a page nested deeper would make every line's prefix, and
+    the output, grow with the depth)."""
     cdef Py_ssize_t k, j
     cdef Py_ssize_t start = m.n
     cdef MdCont *c
-    for k in range(m.nconts):
+    for k in range(m.nconts if m.nconts < MD_MAXDEPTH else MD_MAXDEPTH):
         c = &m.conts[k]
         if blank and c.pending:
             break           # a container not started yet: the blank line is before it

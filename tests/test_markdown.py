@@ -244,6 +244,10 @@ def test_hostile_nesting_is_fine():
     deep = "<div><ul><li><blockquote><b><a href='/x'>" * 3000 + "x" + "</a></b></blockquote></li></ul></div>" * 3000
     out = md(deep)
     assert "x" in out
+    # many lines under deep containers: the line prefix is bounded, so is the output
+    page = "<blockquote><ul><li>" * 200 + "<p>para</p>" * 5000 + "</li></ul></blockquote>" * 200
+    out = md(page)
+    assert out.count("para") == 5000 and len(out) < 10 * len(page)
 
 
 # ---------------------------------------------------------------- real pages
