@@ -732,15 +732,17 @@ cdef extern from *:
     /* lexbor's name tables (tag, attribute, prefix and namespace names) have
        a fixed 128 buckets: a page with N distinct names costs N*N/256 string
        comparisons (1 MB of '<i a1=1 b1=2 c1=3>' took a second).  Give them
-       a bucket per 8 bytes of input instead (a name takes at least 2: chains
-       stay a few entries long; a chain of dozens of entries, each a cache miss,
-       made 1 MB of distinct attribute names cost half a second).  The table is
-       calloc'd: buckets no name reaches are never touched.
+       a bucket per 64 bytes of input instead: the guard's budgets bound the
+       names lexbor reads (tags and attributes past them never reach it) to
+       about one per 32 bytes, so chains stay a few entries long (a chain of
+       dozens of entries, each a cache miss, made 1 MB of distinct attribute
+       names cost half a second); a bucket per 8 bytes cost 40 MB of touched
+       table on a 20 MB page.
        Returns 0 when out of memory. */
     static int fx_tg_widen(fx_hash *h, size_t n) {
         size_t size = 128;
         void **table;
-        while (size < n / 8 && size < ((size_t)1 << 24)) size <<= 1;
+        while (size < n / 64 && size < ((size_t)1 << 24)) size <<= 1;
         if (h == NULL || h->table_size >= size) return 1;
         table = (void **)fx_tg_calloc(size, sizeof(void *));
         if (table == NULL) return 0;
