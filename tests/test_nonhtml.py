@@ -57,8 +57,11 @@ def test_gzip_page_metadata_is_the_page_s():
 
 
 def _cli(*args):
+    # run from the folder holding the fastx under test (the source tree, or site-packages when a
+    # wheel is tested): `python -m` puts the working directory first on sys.path
     return subprocess.run([sys.executable, "-m", "fastx", "extract", "--method", "cetd", *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+                          capture_output=True, text=True, cwd=Path(fastx.__file__).resolve().parents[1],
+                          timeout=120)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED) + sorted(TEXT))
