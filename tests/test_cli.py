@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -37,7 +38,8 @@ def test_version_flag(capsys):
 
 
 def test_version_from_python_m_fastx():
-    r = subprocess.run([sys.executable, "-m", "fastx", "--version"], capture_output=True, text=True, timeout=60)
+    r = subprocess.run([sys.executable, "-m", "fastx", "--version"], capture_output=True, text=True, timeout=60,
+                       cwd=Path(fastx.__file__).resolve().parents[1])      # the fastx under test
     assert r.returncode == 0 and r.stdout.startswith("fastx ") and r.stdout.split()[1][0].isdigit()
 
 
