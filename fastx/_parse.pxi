@@ -901,7 +901,7 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     g.max_reconstructed = 4096 + len(data) // 64 if max_reconstructed is None else max_reconstructed
     g.max_fostered = max_fostered
     g.max_copied = GUARD_COPIED_BASE + GUARD_COPIED_PER_BYTE * len(data) if max_copied is None else max_copied
-    g.max_attrs_total = 4 * (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT)
+    g.max_attrs_total = 2 * (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT)
     g.max_elements = (2 * (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT) if max_elements is None
                       else max_elements)
     parser = _TG_STATE["parser_class"](b"", options=TG_OPTIONS)

@@ -22,7 +22,7 @@ kept):
   budget (a page over ~600 KB with an element per 40 bytes would: its tags past
   the budget are dropped, its text kept), while '<p>x' * N (one element per 4
   bytes) stops at a thirty-second of its tags;
-- 4 * (GUARD_ELEMENTS_BASE + n // GUARD_BYTES_PER_ELEMENT) attributes.
+- 2 * (GUARD_ELEMENTS_BASE + n // GUARD_BYTES_PER_ELEMENT) attributes.
 
 Past a budget the runs of text between the dropped tags reach lexbor as one
 text token, and the rest of the page reaches it with its tags stripped.
