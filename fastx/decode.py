@@ -499,7 +499,7 @@ def _unzstd(data: bytes, limit: int):
         import zstandard
     except ImportError:
         raise InputError("the page is zstd-compressed; install the optional library to read it: "
-                         "pip install 'fastx[compressed]' (zstandard)") from None
+                         "pip install 'fastx-extract[compressed]' (zstandard)") from None
     with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True) as r:
         while True:
             c = r.read(1 << 20)
@@ -515,7 +515,7 @@ def _unbrotli(data: bytes, limit: int):
         c = d.process(data, output_buffer_limit=1 << 20)
     except TypeError:   # brotli < 1.2: no bounded output
         raise InputError("the page is brotli-compressed; bounded decompression needs brotli >= 1.2: "
-                         "pip install 'fastx[compressed]'") from None
+                         "pip install 'fastx-extract[compressed]'") from None
     yield c
     while not d.is_finished() and not d.can_accept_more_data():
         c = d.process(b"", output_buffer_limit=1 << 20)
@@ -571,6 +571,6 @@ def unwrap(data: bytes, limit: int) -> bytes:
             import brotli  # noqa: F401
         except ImportError:
             raise InputError("not HTML: looks like binary data (if it is brotli-compressed HTML, "
-                             "install the optional library: pip install 'fastx[compressed]')") from None
+                             "install the optional library: pip install 'fastx-extract[compressed]')") from None
     inner = f" inside {what}-compressed data" if what else ""
     raise InputError(f"not HTML: looks like {kind}{inner}")
