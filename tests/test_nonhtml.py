@@ -168,5 +168,5 @@ def test_zstd_without_library(monkeypatch):
             raise ImportError(name)
         return real(name, *a, **k)
     monkeypatch.setattr(builtins, "__import__", no_zstd)
-    with pytest.raises(fastx.InputError, match=r"zstd-compressed; install .*fastx\[compressed\]"):
+    with pytest.raises(fastx.InputError, match=r"zstd-compressed; install .*fastx-extract\[compressed\]"):
         fastx.parse(b"\x28\xb5\x2f\xfd" + bytes(20))
