@@ -157,13 +157,15 @@ cdef inline bint _attr_value_eq_ci(fx_attr *a, const char *lit, size_t m) noexce
     return True
 
 
-cdef bint _style_hides(fx_attr *a) noexcept nogil:
-    """Inline style says display:none or visibility:hidden (spaces and case ignored)."""
+cdef int _style_bits(fx_attr *a) noexcept nogil:
+    """Inline style, spaces and case ignored: 1 when it says display:none or visibility:hidden,
+    2 when it says white-space: pre / pre-wrap / pre-line (CSS Text 3, 'white-space': the values
+    that preserve line breaks)."""
     cdef unsigned char buf[256]
     cdef size_t i, k = 0, n
     cdef unsigned char c
     if a == NULL or a.value == NULL:
-        return False
+        return 0
     n = a.value.length
     for i in range(n):
         c = a.value.data[i]
@@ -175,7 +177,9 @@ cdef bint _style_hides(fx_attr *a) noexcept nogil:
             buf[k] = c
             k += 1
     buf[k] = 0
-    return _contains(buf, k, b"display:none", 12) or _contains(buf, k, b"visibility:hidden", 17)
+    if _contains(buf, k, b"display:none", 12) or _contains(buf, k, b"visibility:hidden", 17):
+        return 1
+    return 2 if _contains(buf, k, b"white-space:pre", 15) else 0
 
 
 cdef inline bint _contains(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
@@ -188,50 +192,31 @@ cdef inline bint _contains(const unsigned char *s, size_t n, const char *lit, si
     return False
 
 
-cdef bint _hidden(fx_node *node, uint32_t props) noexcept nogil:
+cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre) noexcept nogil:
     """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
-    one pass over the element's attributes."""
+    one pass over the element's attributes; `style_pre` set when the inline style says
+    white-space: pre* (_style_bits)."""
     cdef fx_attr *a = (<fx_element *>node).first_attr
     cdef size_t n
     cdef const unsigned char *s
+    cdef int bits
     while a != NULL:
         s = _attr_name(a, &n)
         if s != NULL:
             if n == 6 and memcmp(s, b"hidden", 6) == 0:
                 return True
-            if n == 5 and memcmp(s, b"style", 5) == 0 and _style_hides(a):
-                return True
+            if n == 5 and memcmp(s, b"style", 5) == 0:
+                bits = _style_bits(a)
+                if bits & 1:
+                    return True
+                if bits & 2:
+                    style_pre[0] = True
             if n == 11 and memcmp(s, b"aria-hidden", 11) == 0 and _attr_value_eq_ci(a, b"true", 4):
                 return True
             if n == 4 and props & TP_INPUT and memcmp(s, b"type", 4) == 0 and _attr_value_eq_ci(a, b"hidden", 6):
                 return True
         a = a.next
     return False
-
-
-cdef bint _style_pre(fx_node *node) noexcept nogil:
-    """Inline style says ``white-space: pre`` / ``pre-wrap`` / ``pre-line`` (CSS Text 3, 'white-space':
-    the values that preserve line breaks); spaces and case ignored."""
-    cdef fx_attr *a
-    cdef unsigned char buf[256]
-    cdef size_t i, k = 0, n
-    cdef unsigned char c
-    if (<fx_element *>node).first_attr == NULL:
-        return False
-    a = _find_attr(node, b"style", 5)
-    if a == NULL or a.value == NULL:
-        return False
-    n = a.value.length
-    for i in range(n):
-        c = a.value.data[i]
-        if c <= 32:
-            continue
-        if 65 <= c <= 90:
-            c += 32
-        if k < 255:
-            buf[k] = c
-            k += 1
-    return _contains(buf, k, b"white-space:pre", 15)
 
 
 # ---------------------------------------------------------------- text measures
@@ -643,10 +628,11 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
     cdef uint32_t props
     cdef int32_t tag, parent, idx
     cdef uint16_t inherited, fl
-    cdef bint descend
+    cdef bint descend, style_pre
     cdef Rec *r
     while node != NULL and not b.oom:
         descend = False
+        style_pre = False
         parent = b.stack[b.sp - 1] if b.sp > 0 else -1
         inherited = b.recs[parent].flags & (NF_IN_LINK | NF_PRE) if parent >= 0 else 0
         if node.type == LXB_ELEMENT:
@@ -671,9 +657,9 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                 title[0] = node          # a <title> lexbor placed in the body
             elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node)
                                               or (b.keep_noscript and tag == _noscript_tag))
-                  and not _hidden(node, props)):
+                  and not _hidden(node, props, &style_pre)):
                 fl = inherited
-                if not (fl & NF_PRE) and (props & TP_PRE or _style_pre(node)):
+                if not (fl & NF_PRE) and (props & TP_PRE or style_pre):
                     fl |= NF_PRE         # a preformatted element: its text is kept raw
                     b.pre_pend = -1
                 if props & TP_LINK:
