@@ -889,6 +889,11 @@ def _byline_names(raw: str, single_words: bool = False) -> list[str]:
     return names
 
 
+# the visible candidates tried, nearest the headline first: a byline or dateline further away
+# than the 30 nearest is another item's (comments, related posts)
+_VISIBLE_TRIES = 30
+
+
 def _zh_names(m) -> list[str]:
     return [n for n in re.split(r"[\s、，,]+", m[1]) if n and n.lower() not in _ZH_NOT_NAME
             and not n.endswith(("记者", "編輯", "编辑", "报道"))]
@@ -911,7 +916,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
     for key, raw, order in texts:
         entries.append((order < h1_order, abs(order - h1_order), 1, raw, key))
     entries.sort(key=lambda e: (e[0], e[1], e[2]))
-    for _, _, kind, raw, extra in entries:
+    for _, _, kind, raw, extra in entries[:_VISIBLE_TRIES]:
         if kind == 0:
             txt = _clean(raw)
             if not txt or len(txt) > 160:
@@ -972,7 +977,7 @@ def _shown_date(times, hints, texts, years, h1_order: int) -> tuple[str | None, 
         entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 3, "", raw))
     entries.sort(key=lambda e: (e[0], e[1]))
     late = None
-    for _, rank, a, b in entries:
+    for _, rank, a, b in entries[:_VISIBLE_TRIES]:
         if rank == 0:
             d = parse_date(a) or parse_date(_clean(b))
             if d:
