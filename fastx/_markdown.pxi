@@ -17,8 +17,8 @@
 #   least two rows and two columns (colspan repeats empty cells after the
 #   cell, rowspan leaves empty cells below it); any other table is layout:
 #   its cells are written as blocks
-# - pre, textarea, listing, plaintext, xmp, and elements styled white-space:pre*
-#   without block content: fenced code blocks holding the raw text; the
+# - pre, textarea, listing, plaintext, xmp, and block elements styled white-space:pre*
+#   without block content inside: fenced code blocks holding the raw text; the
 #   language from class language-x / lang-x / highlight-x on the element or
 #   its code child; the fence is longer than any backtick run inside
 # - code/kbd/samp/tt: code spans (more backticks than any run inside)
@@ -915,7 +915,7 @@ cdef void _md_open(Md *m, Py_ssize_t i, const int32_t *end, const int32_t *paren
         if r != MR_BR and r != MR_IMG and r != MR_HR:
             _md_push(m, i, end[i], MR_BLOCK if flags[i] & NF_BLOCK else MR_NONE, 0)
         return
-    if r == MR_NONE and styled_pre and not (hb[i] & 1) and not m.inl:
+    if r == MR_NONE and styled_pre and flags[i] & NF_BLOCK and not (hb[i] & 1) and not m.inl:
         r = MR_PRE
     if r == MR_NONE and flags[i] & NF_BLOCK:
         r = MR_BLOCK

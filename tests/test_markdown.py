@@ -250,6 +250,26 @@ def test_hostile_nesting_is_fine():
     assert out.count("para") == 5000 and len(out) < 10 * len(page)
 
 
+TAGS = ["p", "div", "pre", "code", "b", "em", "a href='/x'", "a href='javascript:x'", "img src='/i.png' alt='[a]'",
+        "ul", "ol start=3", "li", "table", "tr", "td colspan=3", "th rowspan=2", "blockquote", "h2", "br", "hr",
+        "textarea", "span style='white-space:pre'", "tbody", "caption", "kbd"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(TAGS).map(lambda t: f"<{t}>"),
+                          st.sampled_from(TAGS).map(lambda t: f"</{t.split()[0]}>"),
+                          st.text(alphabet=" \n\tab#*_[]|`<>&-1.\\", max_size=6)), max_size=60))
+def test_random_markup_gives_markdown_with_the_same_words(parts):
+    """Any markup: Markdown comes back (never a crash), and rendered it holds the text's words."""
+    import re
+    r = whole("<body>" + "".join(parts) + "</body>", url="https://example.com/a/b")
+    out = r.markdown
+    assert isinstance(out, str)
+    words = re.findall(r"[a1]+", r.text)
+    shown = re.findall(r"[a1]+", rendered_text(out))
+    assert sorted(shown) == sorted(words)
+
+
 # ---------------------------------------------------------------- real pages
 
 def _eligible(d, i, stop_tags):
