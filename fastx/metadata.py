@@ -89,15 +89,35 @@ _MONTHS = {
     "dezember": 12, "décembre": 12, "decembre": 12, "diciembre": 12, "dicembre": 12, "december": 12,
     "dezembro": 12,
 }
-_MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _RE_ISO = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
 _RE_CJK = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
-_RE_MDY = re.compile(rf"(?<![^\W\d_])({_MON})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)", re.I)
-_RE_DMY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?({_MON})\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)", re.I)
-_RE_YMD = re.compile(rf"(?<!\d)((?:19|20)\d\d),?\s+({_MON})\.?\s+(\d{{1,2}})(?!\d)", re.I)
+# a month is any word here, checked against _MONTHS afterwards (an alternation of the hundred
+# month names costs a hundred tries at every position)
+_WORD_RE = r"[^\W\d_]{3,10}"
+_RE_MDY = re.compile(rf"(?<![^\W\d_])({_WORD_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)")
+_RE_DMY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?({_WORD_RE})\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)")
+_RE_YMD = re.compile(rf"(?<!\d)((?:19|20)\d\d),?\s+({_WORD_RE})\.?\s+(\d{{1,2}})(?!\d)")
+
+
+def _month_match(rx, s: str, group: int):
+    """The leftmost match of `rx` in `s` whose `group` is a month name (overlapping tries)."""
+    pos = 0
+    while True:
+        m = rx.search(s, pos)
+        if m is None or m[group].lower() in _MONTHS:
+            return m
+        pos = m.start() + 1
 _RE_NUM = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-]((?:19|20)\d\d)(?![\d/.-])")
 _RE_COMPACT = re.compile(r"(?<!\d)((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)")
 _RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
+def _relative(t: str) -> bool:
+    """A relative date ("3 days ago", "yesterday", 昨天): a substring test first, the regex after."""
+    low = t.lower()
+    if "ago" in low or "yesterday" in low or "today" in low or "前" in t or "昨天" in t or "今天" in t:
+        return _RE_RELATIVE.search(t) is not None
+    return False
+
+
 _RE_RELATIVE = re.compile(r"\b(?:\d+|an?|one|few)\s+(?:sec|second|min|minute|hr|hour|day|week|month|year)s?\s+ago\b|"
                           r"\b(?:yesterday|today)\b|\d+\s*(?:秒|分钟|小时|天)前|昨天|今天", re.I)
 _MAX_YEAR = _date.today().year + 1
@@ -144,13 +164,13 @@ def parse_date(s: str | None, dayfirst: bool | None = None) -> str | None:
     if m:
         return _mkdate(int(m[1]), int(m[2]), int(m[3]))
     if any(w.lower() in _MONTHS for w in _RE_WORD.findall(s)):      # month names: the costly forms
-        m = _RE_MDY.search(s)
+        m = _month_match(_RE_MDY, s, 1)
         if m:
             return _mkdate(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
-        m = _RE_DMY.search(s)
+        m = _month_match(_RE_DMY, s, 2)
         if m:
             return _mkdate(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
-        m = _RE_YMD.search(s)
+        m = _month_match(_RE_YMD, s, 2)
         if m:
             return _mkdate(int(m[1]), _MONTHS[m[2].lower()], int(m[3]))
     m = _RE_NUM.search(s)
@@ -159,7 +179,7 @@ def parse_date(s: str | None, dayfirst: bool | None = None) -> str | None:
         if a > 12 or (dayfirst and b <= 12):
             return _mkdate(y, b, a)
         return _mkdate(y, a, b)
-    if _RE_RELATIVE.search(s):
+    if _relative(s):
         return None
     m = _RE_COMPACT.search(s)
     if m:
@@ -352,12 +372,30 @@ def _ld_str(v) -> str:
 
 _BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|reporting|published)\s+)?by\s*[:\-]?\s+",
                  re.I)
-_NAME_SPLIT = re.compile(r"\s*(?:;|\band\b|&|\+|,|\bund\b|\bet\b|\by\b|、|，|/|\||⋅|•)\s*", re.I)
+_NAME_SPLIT = re.compile(r"[;&+,、，/|⋅•]|\b(?:and|AND|And|und|et|y)\b")     # parts are stripped
 _NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
                        r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 _STAMP_TAIL = re.compile(r"\s*(?:[|•·,–—-]\s*)?\b(?:posted|published|updated|last updated)\b.*$", re.I)
-_DATE_TAIL = re.compile(rf"\s*(?:[|•·,–—-]\s*)?\b(?:(?:posted|published|updated|last updated|on)\b.*|(?:{_MON})\.?\s+\d.*|\d{{1,2}}\s+(?:{_MON})\b.*|\d{{1,4}}[/.-]\d.*)$", re.I)
+_TAIL_START = re.compile(rf"(?:[|•·,–—-]\s*)?\b(?:(?:posted|published|updated|last updated|on)\b|"
+                         rf"({_WORD_RE})\.?\s+\d|\d{{1,2}}\s+({_WORD_RE})\b|\d{{1,4}}[/.-]\d)")     # on lower case
+
+
+def _cut_date_tail(s: str) -> str:
+    """`s` up to the date that ends it: "Jane Doe, March 3, 2025" -> "Jane Doe" (the leftmost
+    start of "posted/on ...", a month name and a number, or a numeric date)."""
+    low = s.lower()
+    if len(low) != len(s):
+        return s
+    pos = 0
+    while True:
+        m = _TAIL_START.search(low, pos)
+        if m is None:
+            return s
+        w = m[1] or m[2]
+        if w is None or w in _MONTHS:
+            return s[:m.start()].rstrip()
+        pos = m.start() + 1
 _CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
                "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
 
@@ -370,7 +408,7 @@ def _split_names(s: str) -> list[str]:
         return []
     s = _BY.sub("", s)
     if _HAS_DIGIT.search(s):
-        s = _DATE_TAIL.sub("", s)          # "Jane Doe, March 3, 2025" (dates have digits)
+        s = _cut_date_tail(s)              # "Jane Doe, March 3, 2025" (dates have digits)
     else:
         s = _STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
     s = re.sub(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", "", s, flags=re.I)
@@ -990,7 +1028,7 @@ def _shown_date(times, hints, texts, years, h1_order: int) -> tuple[str | None, 
             t = _clean(b)
             if rank == 2 and len(t) >= 100:
                 continue
-        if not t or not _HAS_YEAR.search(t) or _RE_RELATIVE.search(t[:60]):
+        if not t or not _HAS_YEAR.search(t) or _relative(t[:60]):
             continue
         m = _ZH_DATE.search(t)
         d = (parse_date(m[1]) if m else None) or parse_date(t[:160])
