@@ -1311,13 +1311,14 @@ cdef void _gbt_headline(const float *X, Py_ssize_t m, uint8_t *keep, double min_
 
 
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
-                 double min_overlap=0.6, object page_types=None, object type_cuts=None):
+                 double min_overlap=0.6, object page_types=None, object type_cuts=None,
+                 bint fallback=True):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
     exit at both cuts), nothing when no unit reaches `page_cut` (a page
     without main content), else the units at or above `cut` (CETD's
-    Algorithm 2 selection when none is), the headline rule (`headline`),
+    Algorithm 2 selection when none is and `fallback`), the headline rule (`headline`),
     and the node mask (a node is kept with its unit).
     `type_cuts`: (cut, page_cut) per page type (rows in PAGE_TYPES order),
     used instead of `cut`/`page_cut` for the most probable type."""
@@ -1345,7 +1346,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
             uk[i] = zp[i] >= cut
             any_unit = any_unit or uk[i]
             any_page = any_page or zp[i] >= page_cut
-        if any_page and not any_unit:
+        if any_page and not any_unit and fallback:
             # the page has main content but no unit is sure enough: CETD's extraction
             # (Algorithm 2, the cetd_keep column) rather than nothing
             for i in range(m):

@@ -119,9 +119,10 @@ class DefaultModel:
         `page_types`: the page-type model (default: the shipped one)."""
         cut = self._cuts[0] if threshold is None else logit(threshold)
         page_cut = self._cuts[1] if page_threshold is None else logit(page_threshold)
-        type_cuts = self._type_cuts if threshold is None and page_threshold is None else None
+        own = threshold is None and page_threshold is None     # the model's own decisions
         return _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6,
-                                  _page_type.shipped() if page_types is None else page_types, type_cuts)
+                                  _page_type.shipped() if page_types is None else page_types,
+                                  self._type_cuts if own else None, own)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":
