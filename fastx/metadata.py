@@ -411,7 +411,7 @@ def _split_names(s: str) -> list[str]:
         s = _cut_date_tail(s)              # "Jane Doe, March 3, 2025" (dates have digits)
     else:
         s = _STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
-    s = re.sub(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", "", s, flags=re.I)
+    s = _AUTHOR_LABEL.sub("", s)
     names: list[str] = []
     for p in _NAME_SPLIT.split(s):
         p = p.strip(" .:-–—|\"'()[]")
@@ -878,7 +878,9 @@ _ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder|cont
                    r"authors|expert|senior|director|manager|ceo|cto|journalist|correspondent|columnist|"
                    r"moderator|member|joined|topic|head|chief|specialist|analyst|strategist|lead|"
                    r"marketing|insights|posts?|view|profile|follow|more|about|written|recipe|by|min|read|"
-                   r"updated|published|posted)\b", re.I)
+                   r"updated|published|posted)\b")          # searched in lower case
+_AT = re.compile(r"\s+(?:at|from|of|für|de)\s+")
+_AUTHOR_LABEL = re.compile(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", re.I)
 
 
 _USER_NAME = re.compile(r"[\w.\-]{2,40}")
@@ -887,10 +889,11 @@ _USER_NAME = re.compile(r"[\w.\-]{2,40}")
 def _trim_role(n: str) -> str:
     """A name without the job title after it: "Keith Barry Senior Autos Reporter" -> "Keith Barry",
     "David at Acme" -> "David"; "" when the text starts with a role word."""
-    m = _ROLE.search(n)
+    low = n.lower()
+    m = _ROLE.search(low) if len(low) == len(n) else None
     if m:
         n = n[:m.start()]
-    n = re.split(r"\s+(?:at|from|of|für|de)\s+", n, maxsplit=1)[0]
+    n = _AT.split(n, maxsplit=1)[0]
     return n.strip(" ,.-–—|⋅•")
 
 
@@ -953,7 +956,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
             entries.append((order < h1_order, abs(order - h1_order), 0, raw, user))
     for key, raw, order in texts:
         entries.append((order < h1_order, abs(order - h1_order), 1, raw, key))
-    entries.sort(key=lambda e: (e[0], e[1], e[2]))
+    entries.sort()
     for _, _, kind, raw, extra in entries[:_VISIBLE_TRIES]:
         if kind == 0:
             txt = _clean(raw)
@@ -1013,7 +1016,7 @@ def _shown_date(times, hints, texts, years, h1_order: int) -> tuple[str | None, 
             entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 2, "", raw))
     for raw, order in years:
         entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 3, "", raw))
-    entries.sort(key=lambda e: (e[0], e[1]))
+    entries.sort()
     late = None
     for _, rank, a, b in entries[:_VISIBLE_TRIES]:
         if rank == 0:
