@@ -950,7 +950,7 @@ cdef void _md_open(Md *m, Py_ssize_t i, const int32_t *end, const int32_t *paren
         _md_need(m, 3)
         return
     if r == MR_IMG:
-        if m.images:
+        if m.images and not m.incode:       # (a code span shows its content literally)
             _md_image(m, node)
         return
     if r == MR_NONE:
