@@ -157,7 +157,7 @@ def lexbor_depth(data: bytes) -> int:
 def test_guard_keeps_up_with_the_tree_builder(shape):
     html = "".join(shape.replace("{r}", str(r)) for r in range(3000)).encode()
     assert lexbor_depth(_core.guard_html(html)) <= _core.GUARD_MAX_DEPTH + _core.GUARD_MAX_FORMATTING + 8
-    assert fastx.extract(html).text is not None
+    check(html)             # a result, or a typed error (NUL-heavy shapes may be "not HTML")
 
 
 def test_guard_drops_never_join_text_into_new_tags():
