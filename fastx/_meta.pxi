@@ -166,7 +166,7 @@ cdef str _meta_text(fx_node *node, size_t limit):
                 memcpy(buf + k, cd.data.data, take)
                 k += take
         elif cur.type == LXB_ELEMENT and cur.first_child != NULL:
-            tag = _tag_of(cur)
+            tag = <int32_t>cur.local_name if cur.local_name < STATIC_LIMIT else -2     # custom: none of ours
             if tag != _meta_id_script and tag != _meta_id_style and tag != _meta_id_template \
                     and tag != _meta_id_noscript and tag != _meta_id_svg:
                 cur = cur.first_child
@@ -278,7 +278,8 @@ def meta_scan(Doc doc):
         descend = node.first_child != NULL
         if node.type == LXB_ELEMENT:
             order += 1
-            tag = _tag_of(node)
+            # every tag this pass looks for has a static lexbor id: a custom element's name is not hashed
+            tag = <int32_t>node.local_name if node.local_name < STATIC_LIMIT else -2
             if tag == _meta_id_meta:
                 if n_meta < _META_MAX_META:
                     val = _meta_attr(node, b"content", 7)
