@@ -28,7 +28,7 @@
 # Every loop is a linear sweep over the preorder arrays (parent[i] < i), with
 # the GIL released; no recursion.
 
-from libc.math cimport log1p
+from libc.math cimport exp, log1p
 from libc.stdint cimport int8_t, int16_t
 from libc.stdlib cimport calloc
 from libc.string cimport memchr
@@ -539,8 +539,8 @@ def page_signals(Doc d):
     """What a page's markup and words say of its type, for the page-type model
     (fastx.methods.page_type): ``(schema_types, og_type, word_counts, words)``.
     `schema_types`: the JSON-LD "@type" values (bytes, at most 64), found by
-    memchr for '@' over the page's bytes; `og_type`: the content of
-    ``<meta property="og:type">`` (bytes, b"" none); `word_counts`: per group of
+    memchr for '@' over the page's bytes; `og_type`: the content of the head's
+    ``<meta property="og:type">`` (lower-cased bytes, b"" none); `word_counts`: per group of
     PAGE_TYPE_WORDS, its words among the first 16 KB of the page's text;
     `words`: the tokens read."""
     global _gbt_ready
@@ -567,25 +567,24 @@ def page_signals(Doc d):
                     and s[i + 5] == 34:
                 i = _gbt_schema_value(s, n, i + 6, types)
             i += 1
-        i = 0
-        while i < n:
-            p = <const unsigned char *>memchr(s + i, 58, n - i)      # ':' of og:type
-            if p == NULL:
-                break
-            i = p - s
-            if i >= 2 and i + 5 <= n and s[i - 2] == 111 and s[i - 1] == 103 and memcmp(s + i + 1, b"type", 4) == 0:
-                # the content attribute of the same tag, before or after
-                j = i
-                while j > 0 and i - j < 300 and s[j] != 60:
-                    j -= 1
-                k = i
-                while k < n and k - i < 300 and s[k] != 62:
-                    k += 1
-                m = _OG_CONTENT_RE.search(raw, j, k)
-                if m:
-                    og = m.group(1).lower()
-                break
-            i += 1
+    # og:type: a <meta property="og:type"> (or name=) among the head's children
+    head = getattr(d.parser, "head", None)
+    cdef fx_node *child
+    cdef fx_attr *a
+    if head is not None:
+        child = (<fx_node *><uintptr_t>head.mem_id).first_child
+        while child != NULL:
+            if child.type == LXB_ELEMENT and child.local_name < STATIC_LIMIT \
+                    and _tag_props[child.local_name] & TP_META:
+                a = _find_attr(child, b"property", 8)
+                if a == NULL:
+                    a = _find_attr(child, b"name", 4)
+                if _attr_value_eq_ci(a, b"og:type", 7):
+                    a = _find_attr(child, b"content", 7)
+                    if a != NULL and a.value != NULL and a.value.data != NULL:
+                        og = a.value.data[:a.value.length if a.value.length < 40 else 40].lower()
+                    break
+            child = child.next
     cdef const unsigned char *buf = d.text_buf
     cdef Py_ssize_t blen = len(d.text_buf), pos = 0, tokens = 0, slot
     cdef uint32_t h
@@ -609,10 +608,6 @@ def page_signals(Doc d):
     return types, og, [counts[g] for g in range(_GBT_NTYPES)], tokens
 
 
-import re as _gbt_re
-_OG_CONTENT_RE = _gbt_re.compile(rb'content\s*=\s*["\']?([\w:.-]{1,40})', _gbt_re.I)
-
-
 # ---------------------------------------------------------------- repetition (sibling groups)
 
 cdef struct _GbtGroups:
@@ -628,49 +623,56 @@ cdef struct _GbtGroups:
     int32_t *slot_of          # per node: its group's slot, -1 none
 
 
-cdef bint _gbt_groups_build(_GbtGroups *g, Py_ssize_t n, const int32_t *parent, const uint8_t *kind,
-                            const int32_t *tag, const int32_t *C, const int32_t *LC,
-                            const uint64_t *ptr) noexcept nogil:
-    """Group every element holding text with its siblings of the same tag and class value
-    (one linear pass; False when out of memory)."""
-    cdef Py_ssize_t i, size = 16, slot, p
-    cdef uint32_t h, sg
-    cdef fx_attr *a
-    cdef size_t k, ln
-    while size < 2 * n + 2:
+cdef bint _gbt_groups_alloc(_GbtGroups *g, Py_ssize_t n, const int32_t *parent, const uint8_t *kind,
+                            const int32_t *C) noexcept nogil:
+    """Room for the sibling groups of a page's elements holding text (False when out of memory);
+    `_gbt_groups_add` then puts each such element in its group, in preorder."""
+    cdef Py_ssize_t i, size = 16, members = 0
+    for i in range(n):
+        if kind[i] == LXB_ELEMENT and C[i] > 0 and parent[i] >= 0:
+            members += 1
+    while size < 2 * members + 2:
         size <<= 1
     g.mask = size - 1
     g.par = <int32_t *>malloc(size * sizeof(int32_t))
     g.sig = <uint32_t *>malloc(size * sizeof(uint32_t))
-    g.cnt = <int32_t *>calloc(size, sizeof(int32_t))
-    g.chars = <double *>calloc(size, sizeof(double))
-    g.lc = <double *>calloc(size, sizeof(double))
+    g.cnt = <int32_t *>calloc(size, sizeof(int32_t))          # 0: a free slot (the others are set on use)
+    g.chars = <double *>malloc(size * sizeof(double))
+    g.lc = <double *>malloc(size * sizeof(double))
     g.slot_of = <int32_t *>malloc((n + 1) * sizeof(int32_t))
     if g.par == NULL or g.sig == NULL or g.cnt == NULL or g.chars == NULL or g.lc == NULL \
             or g.slot_of == NULL:
         return False
     for i in range(n):
         g.slot_of[i] = -1
-        p = parent[i]
-        if kind[i] != LXB_ELEMENT or C[i] == 0 or p < 0:
-            continue
-        sg = (2166136261u ^ <uint32_t>tag[i]) * 16777619u
-        a = (<fx_element *><uintptr_t>ptr[i]).attr_class
-        if a != NULL and a.value != NULL and a.value.data != NULL:
-            ln = a.value.length if a.value.length < 128 else 128
-            for k in range(ln):
-                sg = (sg ^ a.value.data[k]) * 16777619u
-        h = (sg ^ (<uint32_t>p * 2654435761u)) * 16777619u
-        slot = h & g.mask
-        while g.cnt[slot] and not (g.par[slot] == p and g.sig[slot] == sg):
-            slot = (slot + 1) & g.mask
+    return True
+
+
+cdef inline void _gbt_groups_add(_GbtGroups *g, Py_ssize_t i, Py_ssize_t p, int32_t tag, fx_node *node,
+                                 int32_t c, int32_t lc) noexcept nogil:
+    """Element i (parent p, holding text) into the group of its siblings with the same tag and
+    class value (the class value's first 128 bytes)."""
+    cdef uint32_t h, sg = (2166136261u ^ <uint32_t>tag) * 16777619u
+    cdef fx_attr *a = (<fx_element *>node).attr_class
+    cdef size_t k, ln
+    cdef Py_ssize_t slot
+    if a != NULL and a.value != NULL and a.value.data != NULL:
+        ln = a.value.length if a.value.length < 128 else 128
+        for k in range(ln):
+            sg = (sg ^ a.value.data[k]) * 16777619u
+    h = (sg ^ (<uint32_t>p * 2654435761u)) * 16777619u
+    slot = h & g.mask
+    while g.cnt[slot] and not (g.par[slot] == p and g.sig[slot] == sg):
+        slot = (slot + 1) & g.mask
+    if g.cnt[slot] == 0:
         g.par[slot] = <int32_t>p
         g.sig[slot] = sg
-        g.cnt[slot] += 1
-        g.chars[slot] += C[i]
-        g.lc[slot] += LC[i]
-        g.slot_of[i] = <int32_t>slot
-    return True
+        g.chars[slot] = 0
+        g.lc[slot] = 0
+    g.cnt[slot] += 1
+    g.chars[slot] += c
+    g.lc[slot] += lc
+    g.slot_of[i] = <int32_t>slot
 
 
 cdef void _gbt_groups_free(_GbtGroups *g) noexcept nogil:
@@ -903,7 +905,10 @@ cdef tuple _gbt_features(Doc d):
             raise MemoryError()
         with nogil:
             _gbt_set_build(tset, tb, tlen, db, dlen)
-            # ancestor semantics and class/id word groups (preorder: parents first)
+            if not _gbt_groups_alloc(&groups, n, parent, kind, C):
+                with gil:
+                    raise MemoryError()
+            # ancestor semantics, class/id word groups and sibling groups (preorder: parents first)
             for i in range(n):
                 node_unit[i] = -1
                 p = parent[i]
@@ -912,6 +917,8 @@ cdef tuple _gbt_features(Doc d):
                     continue
                 own = _gbt_tagsem[tag[i]] if tag[i] < STATIC_LIMIT else 0
                 node = <fx_node *><uintptr_t>ptr[i]
+                if C[i] > 0 and p >= 0:
+                    _gbt_groups_add(&groups, i, p, tag[i], node, C[i], LC[i])
                 if C[i] > 0 and flags[i] & NF_BLOCK and (<fx_element *>node).first_attr != NULL:
                     # only block elements holding text are units or their ancestors
                     own |= _gbt_attr_sem(node)
@@ -962,9 +969,6 @@ cdef tuple _gbt_features(Doc d):
                                 tbits[2 * u + 1] |= (<uint64_t>1) << tset.didx[slot]
             for i in range(n):
                 unit_of[i] = node_unit[blk[i] if blk[i] >= 0 else root]
-            if not _gbt_groups_build(&groups, n, parent, kind, tag, C, LC, ptr):
-                with gil:
-                    raise MemoryError()
         X_arr = np.empty((m, GBT_NFEAT), dtype=np.float32)      # _gbt_unit_row writes every column
         X = <float *>cnp.PyArray_DATA(X_arr)
         units_arr = np.empty(m, dtype=np.int32)
@@ -1256,6 +1260,39 @@ cdef class _GbtModel:
 def gbt_model(int depth, object feat, object thr, object leaf, object exit_at=None, object exit_margin=None):
     """A tree ensemble for `gbt_predict` / `default_keep`, checked once (see gbt_predict)."""
     return _GbtModel(depth, feat, thr, leaf, exit_at, exit_margin)
+
+
+def gbt_softmax(tuple models, object x):
+    """Softmax over classes of one row: ``models[k]`` is class k's ensemble (raw score z_k,
+    the sum of its trees' leaves); returns float32 p_k = exp(z_k - max z) / sum_j exp(z_j - max z).
+    One call for the page-type model (fastx.methods.page_type)."""
+    cdef cnp.ndarray row = np.ascontiguousarray(x, dtype=np.float32).reshape(1, -1)
+    cdef Py_ssize_t k, K = len(models), F = row.shape[1]
+    cdef _GbtModel m
+    cdef double z[16]
+    cdef double top = -1e300, tot = 0.0
+    cdef int32_t r0 = 0
+    if K == 0 or K > 16:
+        raise ValueError("gbt_softmax takes 1 to 16 class ensembles")
+    cdef const float *xp = <const float *>cnp.PyArray_DATA(row)
+    for k in range(K):
+        m = models[k]
+        if F < m.width:
+            raise ValueError(f"the row has {F} columns, the trees read {m.width}")
+        z[k] = 0.0
+        with nogil:
+            _gbt_ensemble(xp, 1, F, m.depth, m.feat, m.thr, m.leaf, m.nt, m.exit_at, m.exit_margin, 0,
+                          0.0, 0.0, &z[k], &r0)
+        if z[k] > top:
+            top = z[k]
+    out = np.empty(K, dtype=np.float32)
+    cdef float *op = <float *>cnp.PyArray_DATA(out)
+    for k in range(K):
+        z[k] = exp(z[k] - top)
+        tot += z[k]
+    for k in range(K):
+        op[k] = <float>(z[k] / tot)
+    return out
 
 
 def gbt_predict(_GbtModel model, object X, object cuts=()):

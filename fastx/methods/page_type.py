@@ -26,6 +26,7 @@ classes' raw scores, p_k = exp(z_k) / sum_j exp(z_j).
 """
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -78,6 +79,8 @@ TEXT_FEATURE_NAMES = tuple(f"txt_{g}" for g in _WORD_GROUPS) + tuple(f"txt_{g}_n
 FEATURE_NAMES = tuple(_core.PAGE_FEATURE_NAMES) + URL_FEATURE_NAMES + SCHEMA_FEATURE_NAMES \
     + TEXT_FEATURE_NAMES
 _SPLIT = re.compile(r"[/\-_.]+")
+_WORD = re.compile(r"\w+")
+_URL_WORD_SETS = tuple(frozenset(v) for v in _URL_WORDS.values())
 _YEAR = re.compile(r"(?:^|\D)(?:19[89]\d|20[0-4]\d)(?:\D|$)")
 _CACHE: dict = {}
 
@@ -125,12 +128,14 @@ def signal_features(doc) -> np.ndarray:
         x[other + 2] = 1.0 if og.startswith((b"product", b"og:product")) else 0.0
         x[other + 3] = 1.0 if og == b"website" else 0.0
     g = len(_WORD_GROUPS)
-    for k, c in enumerate(counts):
-        x[ns + k] = 1000.0 * c / max(1, tokens)
-        x[ns + g + k] = np.log1p(c)
-    words = set(w.lower() for w in re.findall(r"\w+", doc.title or ""))
-    for k, vocab in enumerate(_URL_WORDS.values()):
-        x[ns + 2 * g + k] = 1.0 if words.intersection(vocab) else 0.0
+    per = 1000.0 / max(1, tokens)
+    x[ns:ns + g] = [c * per for c in counts]
+    x[ns + g:ns + 2 * g] = [math.log1p(c) for c in counts]
+    if doc.title:
+        words = set(_WORD.findall(doc.title.lower()))
+        for k, vocab in enumerate(_URL_WORD_SETS):
+            if not words.isdisjoint(vocab):
+                x[ns + 2 * g + k] = 1.0
     return x
 
 
@@ -153,8 +158,8 @@ class PageTypeModel:
         if self.feat.size and self.feat.max() >= len(FEATURE_NAMES):
             raise ModelError("a tree tests a page feature that fastx does not compute")
         try:
-            self._trees = [_core.gbt_model(self.depth, self.feat[k], self.thr[k], self.leaf[k])
-                           for k in range(len(PAGE_TYPES))]
+            self._trees = tuple(_core.gbt_model(self.depth, self.feat[k], self.thr[k], self.leaf[k])
+                                for k in range(len(PAGE_TYPES)))
         except ValueError as exc:
             raise ModelError(f"malformed page-type tree arrays: {exc}") from exc
 
@@ -173,7 +178,7 @@ class PageTypeModel:
     def __call__(self, doc, row) -> np.ndarray:
         """The page-type probabilities of `doc` from its page row (``_core.default_keep``'s
         `page_types` hook, `row` its page row); kept in ``doc.cache["page_type"]`` for Extraction.page_type."""
-        p = self.probabilities(page_row(doc, row))[0]
+        p = _core.gbt_softmax(self._trees, page_row(doc, row))
         doc.cache["page_type"] = p
         return p
 
