@@ -15,14 +15,28 @@ relative position, its neighbours' length and link share, and token overlap
 with the page title and meta description (the VSSE paper's Formula 4
 compares candidates with both).
 
+Modern pages (seeds/000's repetition, WCXB's page types): each unit also
+carries the repetition structure around it -- the sibling group of elements
+with its tag and class value (the structure VSSE's tag-path aggregation,
+seeds/000 Formula 2, looks for), its size, level, share of the page's text
+and link share -- and the page-type model's probabilities
+(``fastx.methods.page_type``: article, forum, product, collection, listing,
+documentation, service), so that one scorer learns what the content of each
+kind of page is: every post of a forum, the items of a listing, all the
+sections of a service page.
+
 A gradient-boosted tree ensemble, trained offline by ``benchmarks/train.py``
 (LightGBM, soft labels from ``fastx._labels``) on the training split of the
 dev corpora, maps each vector to log-odds; ``_core.gbt_predict`` evaluates it
 from flat arrays shipped in ``fastx/data/default_model.npz``, with early exit
 for units whose decision is already certain.  Units whose probability
-reaches the model's threshold are kept, unless no unit of the page reaches
-the page threshold: then the page has no main content (an index or portal
-page) and nothing is kept.  The headline (the heading before the kept text
+reaches the threshold of the page's most probable type are kept (articles use
+the model's global pair; each other type a pair chosen on out-of-fold
+predictions of its training pages), unless no unit of the page reaches the
+page threshold: then the page has no main content (an index or portal page)
+and nothing is kept.  When the page passes that gate but no unit reaches the
+threshold, CETD's Algorithm 2 selection (seeds/004) is kept instead of
+nothing.  The headline (the heading before the kept text
 that reads like the page title) is kept with the text.  Comments,
 navigation and the like are what the model learned to drop.
 
@@ -33,7 +47,8 @@ double thresholds rounded down to float32, which is exact for float32
 features); ``leaf`` (float32, trees x 2^D); ``exit_at``/``exit_margin`` (the
 early-exit schedule); ``threshold`` (a unit's probability to be kept) and
 ``page_threshold`` (the probability the page's best unit needs, else the page
-has no main content); ``feature_names`` (checked against the kernel's at
+has no main content); ``type_thresholds`` (page types x 2: the pair per page
+type, PAGE_TYPES order; empty: the global pair everywhere); ``feature_names`` (checked against the kernel's at
 load); ``version``.
 """
 from __future__ import annotations
