@@ -724,6 +724,13 @@ cdef int32_t _gbt_rep_row(float *x, Py_ssize_t b, const int32_t *parent, const i
     return g.cnt[sl]
 
 
+# bytes the page row counts: 1 digit, 2 '$', 3 '?', 4 and 5 the lead bytes of £ ¥ and € ₹
+cdef uint8_t _gbt_byte_kind[256]
+for _c in range(256):
+    _gbt_byte_kind[_c] = 1 if 48 <= _c <= 57 else 2 if _c == 36 else 3 if _c == 63 else \
+        4 if _c == 0xC2 else 5 if _c == 0xE2 else 0
+
+
 cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, const int32_t *units,
                         const float *X, const uint8_t *kind, const int32_t *tag, const int32_t *C,
                         const int32_t *LC, const int32_t *LT, const int32_t *P, const uint16_t *wbits,
@@ -783,15 +790,26 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
         if g.cnt[i] >= _GBT_REP_MIN and g.chars[i] > repc:
             repc = g.chars[i]
             repn = g.cnt[i]
+    cdef Py_ssize_t ndig = 0, ncur = 0, nq = 0
+    cdef uint8_t kc
     for i in range(blen):
-        c = buf[i]
-        if 48 <= c <= 57:
-            digits += 1
-        elif c == 36 or (c == 0xC2 and i + 1 < blen and (buf[i + 1] == 0xA3 or buf[i + 1] == 0xA5)) \
-                or (c == 0xE2 and i + 2 < blen and buf[i + 1] == 0x82 and (buf[i + 2] == 0xAC or buf[i + 2] == 0xB9)):
-            cur += 1
-        elif c == 63:
-            quest += 1
+        kc = _gbt_byte_kind[buf[i]]
+        if kc == 0:
+            continue
+        if kc == 1:
+            ndig += 1
+        elif kc == 2:
+            ncur += 1                 # $
+        elif kc == 3:
+            nq += 1
+        elif kc == 4:
+            if i + 1 < blen and (buf[i + 1] == 0xA3 or buf[i + 1] == 0xA5):
+                ncur += 1             # £ ¥
+        elif i + 2 < blen and buf[i + 1] == 0x82 and (buf[i + 2] == 0xAC or buf[i + 2] == 0xB9):
+            ncur += 1                 # € ₹
+    digits = ndig
+    cur = ncur
+    quest = nq
     px[0] = <float>log1p(n)
     px[1] = <float>log1p(elements)
     px[2] = <float>log1p(bc)
