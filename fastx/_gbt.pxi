@@ -199,6 +199,7 @@ def _gbt_init():
                 _gbt_prefix_bits[slot] |= 1 << g
             else:
                 _gbt_word_bits[slot] |= 1 << g
+    _gbt_ptw_init()
     _gbt_ready = 1
 
 
@@ -543,11 +544,8 @@ def page_signals(Doc d):
     ``<meta property="og:type">`` (lower-cased bytes, b"" none); `word_counts`: per group of
     PAGE_TYPE_WORDS, its words among the first 16 KB of the page's text;
     `words`: the tokens read."""
-    global _gbt_ready
     if not _gbt_ready:
         _gbt_init()
-    if not _gbt_ptw_used[0] and not _gbt_ptw_used[1]:
-        _gbt_ptw_init()
     raw = getattr(d.parser, "raw_html", None)
     types = []
     og = b""
