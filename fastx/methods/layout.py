@@ -176,21 +176,22 @@ def url_similarity(a: str, b: str) -> float:
     return cl / m if m else 1.0
 
 
-def rank_references(url: str | None, references) -> list:
-    """The (url, page) pairs of `references` by URL similarity to `url`, most similar
-    first (ties keep the given order); the pairs with similarity 1 (the same address:
-    the same page) are left out.  Without a `url`, the given order."""
-    ranked = []
+def _similarities(url: str | None, references):
+    """(k, similarity to `url`, (url, page)) of each of `references` ((url, html) pairs)."""
     for k, item in enumerate(references):
         try:
             ref_url, page = item
         except (TypeError, ValueError):
             raise InputError("references must be (url, html) pairs") from None
-        s = url_similarity(url, ref_url) if url and ref_url else 0.0
-        if s < 1.0:
-            ranked.append((-s, k, (ref_url, page)))
-    ranked.sort(key=lambda x: (x[0], x[1]))
-    return [x[2] for x in ranked]
+        yield k, (url_similarity(url, ref_url) if url and ref_url else 0.0), (ref_url, page)
+
+
+def rank_references(url: str | None, references) -> list:
+    """The (url, page) pairs of `references` by URL similarity to `url`, most similar
+    first (ties keep the given order); the pairs with similarity 1 (the same address:
+    the same page) are left out.  Without a `url`, the given order."""
+    ranked = sorted((-s, k, pair) for k, s, pair in _similarities(url, references) if s < 1.0)
+    return [pair for _, _, pair in ranked]
 
 
 def choose_reference(url: str | None, references):
@@ -202,15 +203,10 @@ def choose_reference(url: str | None, references):
     candidate is used.
     """
     best, best_key = None, None
-    for k, item in enumerate(references):
-        try:
-            ref_url, page = item
-        except (TypeError, ValueError):
-            raise InputError("references must be (url, html) pairs") from None
-        s = url_similarity(url, ref_url) if url and ref_url else 0.0
+    for k, s, pair in _similarities(url, references):
         key = (s < 1.0, s, -k)
         if best_key is None or key > best_key:
-            best, best_key = (ref_url, page), key
+            best, best_key = pair, key
     return best
 
 
