@@ -171,11 +171,7 @@ cdef str _meta_text(fx_node *node, size_t limit):
                     and tag != _meta_id_noscript and tag != _meta_id_svg:
                 cur = cur.first_child
                 continue
-        while cur != node and cur.next == NULL:
-            cur = cur.parent
-        if cur == node:
-            break
-        cur = cur.next
+        cur = _rm_next(cur, node, False)
     return (<bytes>buf[:k]).decode("utf-8", "ignore")
 
 
@@ -393,12 +389,5 @@ def meta_scan(Doc doc):
                         key = _meta_text(up.parent, _META_TEXT_MAX)
                     out.append((8, key, val, order))
                     n_texts += 1
-        if descend:
-            node = node.first_child
-            continue
-        while node != root and node.next == NULL:
-            node = node.parent
-        if node == root:
-            break
-        node = node.next
+        node = _rm_next(node, root, descend)
     return metas, multi, out

@@ -476,6 +476,18 @@ cdef Py_ssize_t _vsse_path(const int32_t *parent, const int32_t *depth, const in
     return k
 
 
+
+cdef Py_ssize_t _vsse_seed_depth(const int32_t[::1] sd, Py_ssize_t n, const int32_t *depth) except -1:
+    """The deepest seed's depth; ValueError when a seed is not a node of the Doc."""
+    cdef Py_ssize_t k, s, maxd = 0
+    for k in range(sd.shape[0]):
+        s = sd[k]
+        if s < 0 or s >= n:
+            raise ValueError(f"seed {s} is not a node of the Doc (0..{n - 1})")
+        if depth[s] > maxd:
+            maxd = depth[s]
+    return maxd
+
 def vsse_aggregate(Doc d, object seeds):
     """Sect. 4.3.1: aggregate the seeds' tag paths and mark the content area.
 
@@ -503,12 +515,7 @@ def vsse_aggregate(Doc d, object seeds):
     ns = sd.shape[0]
     if ns == 0 or n == 0:
         return keep_arr, np.zeros(0, dtype=np.int32)
-    for k in range(ns):
-        s = sd[k]
-        if s < 0 or s >= n:
-            raise ValueError(f"seed {s} is not a node of the Doc (0..{n - 1})")
-        if depth[s] > maxd:
-            maxd = depth[s]
+    maxd = _vsse_seed_depth(sd, n, depth)
     cdef int32_t[::1] P = np.empty(maxd + 1, dtype=np.int32)
     cdef int32_t[::1] Y = np.empty(maxd + 1, dtype=np.int32)
     cdef int32_t[::1] row = np.empty(maxd + 2, dtype=np.int32)
@@ -631,12 +638,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
         raise ValueError(f"v has {v.shape[0]} entries, the Doc has {n} nodes")
     if ns == 0 or n == 0:
         return keep_arr, np.zeros(0, dtype=np.int32)
-    for k in range(ns):
-        s = sd[k]
-        if s < 0 or s >= n:
-            raise ValueError(f"seed {s} is not a node of the Doc (0..{n - 1})")
-        if depth[s] > maxd:
-            maxd = depth[s]
+    maxd = _vsse_seed_depth(sd, n, depth)
     # areas: paths (cap x (maxd + 1)) and their lengths; at most _VSSE_MAX_AREAS areas, so that
     # a page of many punctuated leaves, each far from the others, costs bounded memory and time
     cdef Py_ssize_t cap = ns if ns < _VSSE_MAX_AREAS else _VSSE_MAX_AREAS
