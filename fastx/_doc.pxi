@@ -961,12 +961,27 @@ def _lexbor_tag_name(uintptr_t lid):
 cdef int32_t _noscript_tag = -1       # lexbor's id of <noscript>, set by the calibration
 
 
+DEF _NOSCRIPT_ONLY_CHARS = 200      # body text below which <noscript> content is read (build_doc)
+
+
 def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript=False):
     """Build the flat `Doc` from a selectolax LexborHTMLParser (kept alive by the Doc).
 
-    `keep_noscript`: keep the content of every ``<noscript>``, as a browser with
-    scripting off shows it (fastx.parse does so for a page whose text is only there,
-    such as a Discourse forum's crawler view)."""
+    ``<noscript>`` is dropped, unless `keep_noscript`, or unless the page has next to
+    no text outside it (under 200 characters, while its noscript content has at least
+    twice that): a page that shows its content only to browsers without scripts, such
+    as a Discourse forum's crawler view, is read as they show it."""
+    cdef Doc d = _build_doc(parser, title_fallback, url, keep_noscript)
+    cdef Doc full
+    if not keep_noscript and d.body >= 0 and d.c_chars[d.body] < _NOSCRIPT_ONLY_CHARS:
+        full = _build_doc(parser, title_fallback, url, True)
+        if full.body >= 0 and full.c_chars[full.body] >= 2 * _NOSCRIPT_ONLY_CHARS:
+            return full
+    return d
+
+
+cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript):
+    """The Doc of one walk over lexbor's tree (`build_doc`)."""
     cdef Doc d = Doc.__new__(Doc)
     cdef Builder b
     cdef fx_node *root

@@ -15,7 +15,6 @@ from .errors import FastxError, InputError, ParseError
 
 Doc = _core.Doc
 MAX_BYTES = 512 * 1024 * 1024
-NOSCRIPT_ONLY_CHARS = 200      # body text below which <noscript> content is read (see parse)
 # lexbor's entry points found in selectolax's module (not on Windows builds): FASTX_BYTE_GUARD=1
 # forces the portable byte-level guard instead
 _GUARDED_PARSE = _core.parse_available() and not os.environ.get("FASTX_BYTE_GUARD")
@@ -61,14 +60,7 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
             parser = LexborHTMLParser(_core.guard_html(source))     # a byte-level model of it
         except Exception as exc:  # lexbor reports failures as generic errors
             raise ParseError(f"lexbor could not parse the page: {exc}") from exc
-    doc = _core.build_doc(parser, "", url)
-    if doc.body >= 0 and doc.chars[doc.body] < NOSCRIPT_ONLY_CHARS:
-        # next to no text outside <noscript>: a page that shows its content only to
-        # browsers without scripts (a Discourse forum's crawler view); read it as they do
-        full = _core.build_doc(parser, "", url, True)
-        if full.body >= 0 and full.chars[full.body] >= 2 * NOSCRIPT_ONLY_CHARS:
-            return full
-    return doc
+    return _core.build_doc(parser, "", url)
 
 
 @dataclass
