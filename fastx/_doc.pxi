@@ -89,12 +89,16 @@ TAG_NAMES_BY_ID = {}
 
 # ---------------------------------------------------------------- small C helpers
 
-cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
-    cdef uint32_t h = 2166136261u
+cdef inline uint32_t _fnv1a_from(uint32_t h, const unsigned char *s, size_t n) noexcept nogil:
+    """32-bit FNV-1a of s[0..n) continuing from the hash h."""
     cdef size_t i
     for i in range(n):
         h = (h ^ s[i]) * 16777619u
     return h
+
+
+cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
+    return _fnv1a_from(2166136261u, s, n)
 
 
 cdef inline int32_t _tag_of(fx_node *node) noexcept nogil:

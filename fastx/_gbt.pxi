@@ -652,12 +652,9 @@ cdef inline void _gbt_groups_add(_GbtGroups *g, Py_ssize_t i, Py_ssize_t p, int3
     class value (the class value's first 128 bytes)."""
     cdef uint32_t h, sg = (2166136261u ^ <uint32_t>tag) * 16777619u
     cdef fx_attr *a = (<fx_element *>node).attr_class
-    cdef size_t k, ln
     cdef Py_ssize_t slot
     if a != NULL and a.value != NULL and a.value.data != NULL:
-        ln = a.value.length if a.value.length < 128 else 128
-        for k in range(ln):
-            sg = (sg ^ a.value.data[k]) * 16777619u
+        sg = _fnv1a_from(sg, a.value.data, a.value.length if a.value.length < 128 else 128)
     h = (sg ^ (<uint32_t>p * 2654435761u)) * 16777619u
     slot = h & g.mask
     while g.cnt[slot] and not (g.par[slot] == p and g.sig[slot] == sg):
