@@ -163,17 +163,12 @@ class PageTypeModel:
         except ValueError as exc:
             raise ModelError(f"malformed page-type tree arrays: {exc}") from exc
 
-    def scores(self, X: np.ndarray) -> np.ndarray:
-        """Raw class scores (pages x types) of page rows X (FEATURE_NAMES columns)."""
-        X = np.ascontiguousarray(np.atleast_2d(X), dtype=np.float32)
-        return np.stack([_core.gbt_predict(t, X) for t in self._trees], axis=1)
-
     def probabilities(self, X: np.ndarray) -> np.ndarray:
-        """Softmax of the class scores, float32 (pages x types)."""
-        z = self.scores(X)
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        """The softmax of the class scores (``_core.gbt_softmax``), float32 (pages x types), of
+        page rows X (FEATURE_NAMES columns)."""
+        X = np.atleast_2d(np.asarray(X, dtype=np.float32))
+        return np.stack([_core.gbt_softmax(self._trees, row) for row in X]) if len(X) \
+            else np.zeros((0, len(PAGE_TYPES)), dtype=np.float32)
 
     def __call__(self, doc, row) -> np.ndarray:
         """The page-type probabilities of `doc` from its page row (``_core.default_keep``'s
