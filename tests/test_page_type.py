@@ -1,0 +1,118 @@
+"""The page-type model, its page signals and the default method's repetition features."""
+import math
+
+import numpy as np
+import pytest
+
+import fastx
+from fastx import _core
+from fastx.methods import default as dm
+from fastx.methods import page_type as ptm
+
+COL = {name: j for j, name in enumerate(_core.FEATURE_NAMES)}
+PCOL = {name: j for j, name in enumerate(ptm.FEATURE_NAMES)}
+
+ARTICLE = (b"<html><head><title>A long story</title></head><body><article><h1>A long story</h1>"
+           + b"<p>" + b"The council met on Tuesday and agreed on the budget, after a long debate. " * 20
+           + b"</p></article></body></html>")
+LISTING = (b"<html><body><ul class=results>"
+           + b"".join(b'<li class="item"><a href="/p/%d">Result number %d, a listing entry</a></li>' % (i, i)
+                      for i in range(30))
+           + b"</ul></body></html>")
+
+
+def test_every_page_gets_a_known_type_and_probabilities():
+    for page in (ARTICLE, LISTING, b"", b"<p>x</p>"):
+        r = fastx.extract(page)
+        assert r.page_type in fastx.PAGE_TYPES
+        p = r.page_type_probabilities
+        assert set(p) == set(fastx.PAGE_TYPES) and math.isclose(sum(p.values()), 1.0, rel_tol=1e-5)
+        assert r.page_type == max(p, key=p.get)
+        assert r.to_dict()["page_type"] == r.page_type
+
+
+def test_other_methods_report_the_same_page_type():
+    assert fastx.extract(ARTICLE, method="cetd").page_type == fastx.extract(ARTICLE).page_type
+
+
+def test_gbt_softmax_is_the_softmax_of_each_class_ensemble():
+    model = ptm.shipped()
+    doc = fastx.parse(LISTING, url="https://shop.example.com/category/shoes")
+    row = ptm.page_row(doc, _core.default_features(doc)[3])
+    z = np.array([_core.gbt_predict(t, row[None, :])[0] for t in model._trees])
+    e = np.exp(z - z.max())
+    assert np.allclose(_core.gbt_softmax(model._trees, row), e / e.sum(), atol=1e-6)
+    assert np.allclose(model.probabilities(np.vstack([row, row])), e / e.sum(), atol=1e-6)
+
+
+def test_unit_rows_carry_the_page_type_probabilities():
+    doc = fastx.parse(ARTICLE)
+    _, _, X = dm.features(doc)
+    probs = ptm.page_type_probabilities(doc)
+    assert np.allclose(X[:, COL["pt_article"]:COL["pt_article"] + len(fastx.PAGE_TYPES)], probs)
+    _, _, X0 = dm.features(fastx.parse(ARTICLE), page_types=False)
+    assert not X0[:, COL["pt_article"]:].any()
+
+
+def test_repetition_features_see_the_list_items():
+    doc = fastx.parse(LISTING)
+    unit_of, units, X, page = _core.default_features(doc)
+    # every item is one of 30 siblings of one tag and class; the group holds the page's text
+    items = [u for u in range(len(units)) if X[u, COL["rep_n"]] == 30]
+    assert len(items) == 30
+    assert all(X[u, COL["rep_share"]] > 0.9 for u in items)
+    assert page[list(_core.PAGE_FEATURE_NAMES).index("rep_n")] == 30
+    single = _core.default_features(fastx.parse(ARTICLE))[2]
+    assert (single[:, COL["rep_n"]] == 0).all() and (single[:, COL["rep_level"]] == -1).all()
+
+
+def test_page_signals_read_json_ld_og_type_and_words():
+    page = (b'<html><head><meta property="og:type" content="Product">'
+            b'<script type="application/ld+json">{"@graph": [{"@type": ["Product", "Thing"]},'
+            b' {"@type" : "Offer"}]}</script></head>'
+            b"<body><p>Add to cart: price, shipping and returns.</p></body></html>")
+    types, og, counts, tokens = _core.page_signals(fastx.parse(page))
+    assert types == [b"Product", b"Thing", b"Offer"] and og == b"product"
+    groups = [g for g, _ in _core.PAGE_TYPE_WORDS]
+    assert counts[groups.index("product")] == 4 and tokens == 7
+    x = ptm.signal_features(fastx.parse(page))
+    names = ptm.SCHEMA_FEATURE_NAMES
+    assert x[names.index("ld_product")] == 2 and x[names.index("ld_other")] == 1
+    assert x[names.index("og_product")] == 1 and x[names.index("og_article")] == 0
+
+
+def test_url_features():
+    x = ptm.url_features("https://example.com/docs/api/2021/get-started?x=1")
+    names = ptm.URL_FEATURE_NAMES
+    assert x[names.index("url_depth")] == 4 and x[names.index("url_year")] == 1
+    assert x[names.index("url_documentation")] == 1 and x[names.index("url_product")] == 0
+    assert x[names.index("url_root")] == 0 and ptm.url_features("https://example.com/")[names.index("url_root")] == 1
+    assert not ptm.url_features(None).any() and not ptm.url_features("http://[bad").any()
+
+
+def test_model_file_round_trip_and_checks(tmp_path):
+    model = ptm.shipped()
+    model.save(tmp_path / "pt.npz")
+    again = ptm.PageTypeModel.load(tmp_path / "pt.npz")
+    row = np.random.default_rng(1).random(len(ptm.FEATURE_NAMES)).astype(np.float32)
+    assert np.array_equal(again.probabilities(row), model.probabilities(row))
+    with pytest.raises(fastx.ModelError):
+        ptm.PageTypeModel.load(tmp_path / "missing.npz")
+    with pytest.raises(fastx.ModelError):
+        ptm.PageTypeModel(model.depth, model.feat[:3], model.thr[:3], model.leaf[:3])
+
+
+def test_noscript_only_page_is_read():
+    post = b"<p>" + b"A forum post with real words in it, written by a member. " * 10 + b"</p>"
+    page = b"<html><body><div id=app></div><noscript>" + post + b"</noscript></body></html>"
+    assert "forum post" in fastx.extract(page, method="cetd").text
+    # with text of its own outside, a page's noscript stays dropped
+    page2 = b"<html><body>" + post.replace(b"forum", b"visible") + b"<noscript><p>Enable JavaScript</p></noscript></body></html>"
+    assert "Enable JavaScript" not in fastx.extract(page2, method="cetd").text
+
+
+def test_cetd_fallback_only_for_the_models_own_thresholds():
+    # an explicit threshold that no unit reaches keeps nothing; the model's own never leaves a
+    # page with content empty
+    assert fastx.extract(ARTICLE, threshold=1.0).text == ""
+    assert fastx.extract(ARTICLE).text.strip()
