@@ -13,11 +13,24 @@ holds (pre, table, list).
 
     python benchmarks/doc_identity.py --save /tmp/doc_before.pkl    # before the change (that build)
     python benchmarks/doc_identity.py --check /tmp/doc_before.pkl   # after it
+
+``--all-methods`` (issue 16, the restructure) records instead, for every page of
+every pack in ../shared/datasets (the zh-news pages too, which have no gold),
+a digest of each registered method's ``.text`` (``site`` with a model learned from
+the pack's first three pages) and the time of each method beside the time
+of the parse, measured interleaved (every method on a page before the next
+page); ``--check`` then says on how many pages each method's text differs and
+compares each method's median time/parse ratio with the recorded one::
+
+    python benchmarks/doc_identity.py --all-methods --save /tmp/before.pkl   # the old tree's build
+    python benchmarks/doc_identity.py --all-methods --check /tmp/before.pkl  # the new one
 """
 import argparse
 import hashlib
 import pickle
+import statistics
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +84,97 @@ def run(limit, method):
     return out
 
 
+ZH_NEWS = "zh-news-unlabeled"
+
+
+def all_pages(limit):
+    """(corpus, page id, html bytes) of every pack: compare.py's corpora and the unlabeled zh-news."""
+    cmp = load_compare()
+    if cmp is None:
+        sys.exit("needs ../shared beside the repository")
+    for corpus in CORPORA:
+        for pid, html, _ in list(cmp.CORPORA[corpus]())[:limit]:
+            yield corpus, pid, html
+    root = cmp.unpack(ZH_NEWS)
+    for path in sorted(root.rglob("*.html"))[:limit]:
+        yield ZH_NEWS, str(path.relative_to(root)), path.read_bytes()
+
+
+def _site_model(models, corpus, html):
+    """The pack's site model, learned from its first three pages (``site`` needs one; the point
+    here is identity, not accuracy)."""
+    if corpus not in models:
+        models[corpus] = {"pages": [], "model": None}
+    entry = models[corpus]
+    if entry["model"] is None:
+        entry["pages"].append(html)
+        if len(entry["pages"]) < 3:
+            return None
+        entry["model"] = fastx.SiteModel.learn(entry["pages"])
+    return entry["model"]
+
+
+def run_all(limit):
+    """Page key -> {method: text digest or error name}, and method -> [time/parse ratio per page]."""
+    names = list(fastx.methods())
+    out, ratios, models = {}, {m: [] for m in names}, {}
+    for corpus, pid, html in all_pages(limit):
+        t0 = time.perf_counter()
+        try:
+            doc = fastx.parse(html)
+        except fastx.FastxError as exc:
+            out[(corpus, pid)] = {"parse": type(exc).__name__}
+            continue
+        t_parse = time.perf_counter() - t0
+        row = {}
+        for m in names:
+            params = {}
+            if m == "site":
+                try:
+                    model = _site_model(models, corpus, html)
+                except fastx.FastxError as exc:
+                    model, row[m] = None, type(exc).__name__
+                if model is None:
+                    row.setdefault(m, "no model yet")
+                    continue
+                params = {"model": model}
+            t0 = time.perf_counter()
+            try:
+                text = fastx.extract(doc, method=m, **params).text
+            except fastx.FastxError as exc:
+                row[m] = type(exc).__name__
+                continue
+            if t_parse > 0:
+                ratios[m].append((time.perf_counter() - t0) / t_parse)
+            row[m] = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        out[(corpus, pid)] = row
+    return out, ratios
+
+
+def check_all(before, now, ratios_before, ratios_now, tolerance):
+    """Print per method: pages whose .text differs, and median time/parse before and now."""
+    differs = {}
+    for key, b in before.items():
+        n = now.get(key, {})
+        for m in set(b) | set(n):
+            if b.get(m) != n.get(m):
+                differs.setdefault(m, []).append(key)
+    pages = len(before)
+    print(f"pages {pages} (now {len(now)})")
+    bad = len(now) != pages
+    for m in sorted(set(ratios_before) | set(ratios_now) | set(differs)):
+        rb, rn = ratios_before.get(m) or [0.0], ratios_now.get(m) or [0.0]
+        mb, mn = statistics.median(rb), statistics.median(rn)
+        change = mn / mb if mb else float("nan")
+        d = differs.get(m, [])
+        print(f"  {m:12s} .text differs on {len(d):5d} of {pages} pages; time/parse median "
+              f"{mb:6.2f} before, {mn:6.2f} now ({change:5.2f}x)")
+        for key in d[:5]:
+            print("      differs:", key, before.get(key, {}).get(m), "->", now.get(key, {}).get(m))
+        bad |= bool(d) or not (1 / tolerance <= change <= tolerance)
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     g = ap.add_mutually_exclusive_group(required=True)
@@ -78,7 +182,20 @@ def main():
     g.add_argument("--check", help="compare this build with the digests recorded in this file")
     ap.add_argument("--limit", type=int, default=None, help="pages per corpus")
     ap.add_argument("--method", default="cetd", help="the method whose keep mask and .text are compared")
+    ap.add_argument("--all-methods", action="store_true",
+                    help="every registered method's .text on every pack, and its time/parse ratio")
+    ap.add_argument("--tolerance", type=float, default=1.25,
+                    help="with --all-methods --check: a median time/parse ratio this many times "
+                         "higher or lower than the recorded one fails the check")
     a = ap.parse_args()
+    if a.all_methods:
+        now, ratios = run_all(a.limit)
+        if a.save:
+            Path(a.save).write_bytes(pickle.dumps((now, ratios)))
+            print(f"recorded {len(now)} pages into {a.save}")
+            return
+        before, ratios_before = pickle.loads(Path(a.check).read_bytes())
+        sys.exit(1 if check_all(before, now, ratios_before, ratios, a.tolerance) else 0)
     now = run(a.limit, a.method)
     if a.save:
         Path(a.save).write_bytes(pickle.dumps(now))

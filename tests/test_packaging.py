@@ -35,7 +35,7 @@ def test_distribution_metadata(pyproject):
     assert versions == {"3.10", "3.11", "3.12", "3.13", "3.14"}
     assert p["requires-python"] == ">=3.10"
     assert "License ::" not in " ".join(p["classifiers"])     # PEP 639: the SPDX expression only
-    assert p["scripts"] == {"fastx": "fastx.cli:main"}
+    assert p["scripts"] == {"fastx": "fastx.tools.cli:main"}
     for extra in ("web", "docs", "test"):
         assert p["optional-dependencies"][extra]
 
@@ -50,7 +50,13 @@ def test_license_is_the_apache_text():
 def test_wheels_get_no_sources(pyproject):
     st = pyproject["tool"]["setuptools"]
     assert st["include-package-data"] is False               # else every sdist file in fastx/ rides along
-    assert set(st["packages"]) == {"fastx", "fastx.methods"}
+    # every folder of the package with an __init__.py, and nothing else
+    folders = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "fastx").rglob("__init__.py")}
+    assert set(st["packages"]) == folders and {"fastx.core", "fastx.methods.vsse", "fastx.tools"} <= folders
+    # the report assets of `fastx show` are package data (files, not Python strings)
+    assets = {p.name for p in (ROOT / "fastx" / "tools" / "assets").iterdir()}
+    assert {"show.css", "show.js", "show.html"} <= assets
+    assert st["package-data"]["fastx.tools"] == ["assets/*"]
     data = st["package-data"]["fastx"]
     assert "*.pyi" in data and "py.typed" in data and "data/*" in data
     assert not any(pat.endswith((".c", ".pyx", ".pxi")) for pat in data)
@@ -62,10 +68,12 @@ def test_wheels_get_no_sources(pyproject):
 def test_sdist_manifest_carries_what_the_tests_need():
     """MANIFEST.in evaluated by setuptools' own template processor over the source tree."""
     from setuptools._distutils.filelist import FileList
-    skip = {".git", ".venv", "build", "dist", "site", "__pycache__", ".pytest_cache", ".hypothesis"}
+    skip = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis"}
+    top_skip = skip | {"build", "dist", "site"}           # build outputs at the top (tests/methods/site is not)
     allfiles = []
     for dirpath, dirnames, filenames in os.walk(ROOT):
-        dirnames[:] = [d for d in dirnames if d not in skip and not d.endswith(".egg-info")]
+        here = top_skip if Path(dirpath) == ROOT else skip
+        dirnames[:] = [d for d in dirnames if d not in here and not d.endswith(".egg-info")]
         rel = os.path.relpath(dirpath, ROOT)
         allfiles += [os.path.normpath(os.path.join(rel, f)) for f in filenames]
     fl = FileList()
@@ -75,10 +83,12 @@ def test_sdist_manifest_carries_what_the_tests_need():
         if line and not line.startswith("#"):
             fl.process_template_line(line)
     files = {Path(f).as_posix() for f in fl.files}
-    tracked_tests = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").glob("*.py")}
+    tracked_tests = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*.py")}
     assert tracked_tests <= files and "tests/conftest.py" in files
     assert {"fastx/_core.pyx", "LICENSE", "README.md", "pyproject.toml", "setup.py"} <= files
-    assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "fastx").glob("*.pxi")} <= files
+    kernels = {p.relative_to(ROOT).as_posix() for p in (ROOT / "fastx").rglob("*.pxi")}
+    assert "fastx/methods/cetd/_kernels.pxi" in kernels and kernels <= files
+    assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "fastx" / "tools" / "assets").iterdir()} <= files
     assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "benchmarks").glob("*.py")} <= files
     assert "fastx/data/default_model.npz" in files
     assert not any(f.endswith((".so", ".pyd", ".pyc")) for f in files)

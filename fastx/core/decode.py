@@ -52,8 +52,8 @@ import codecs
 import functools
 import re
 
-from . import _core
-from .errors import InputError
+from .. import _core
+from ..errors import InputError
 
 __all__ = ["decode", "to_utf8"]
 

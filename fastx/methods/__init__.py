@@ -26,7 +26,7 @@ class Method:
 
 REGISTRY: dict[str, Method] = {}
 # modules that register methods when imported; loaded on first use
-_MODULES = ("cetd", "layout", "site", "bayes", "default", "vsse")
+_MODULES = ("cetd", "layout_similarity", "site", "bayes", "default", "vsse")
 _loaded = False
 
 
@@ -51,6 +51,12 @@ def _load():
     if not _loaded:
         for mod in _MODULES:
             importlib.import_module(f"{__name__}.{mod}")
+        # registration order is _MODULES' order, whichever family a caller imported first
+        # (importing fastx.methods.site.model runs the site family's registration early)
+        rank = {f"{__name__}.{mod}": i for i, mod in enumerate(_MODULES)}
+        ordered = sorted(REGISTRY.values(), key=lambda m: rank.get(m.run.__module__, len(rank)))
+        REGISTRY.clear()
+        REGISTRY.update((m.name, m) for m in ordered)
         _loaded = True
 
 

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _core
-from .evaluate import tokens
+from .. import _core
+from ..tools.evaluate import tokens
 
 __all__ = ["main_text", "text_node_labels", "group_labels"]
 

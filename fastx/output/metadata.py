@@ -25,7 +25,7 @@ from datetime import date as _date
 from html import unescape as _unescape
 from urllib.parse import urljoin, urlsplit
 
-from . import _core
+from .. import _core
 
 __all__ = ["Metadata", "extract_metadata", "parse_date", "FIELDS"]
 

@@ -44,11 +44,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from . import api
-from . import metadata as _metadata_fields
-from .methods import get as _get_method
-from .config import BATCH_MEMORY_LIMIT
-from .errors import FastxError, InputError
+from .. import api
+from ..output import metadata as _metadata_fields
+from ..methods import get as _get_method
+from ..config import BATCH_MEMORY_LIMIT
+from ..errors import FastxError, InputError
 
 __all__ = ["Page", "BatchStats", "extract_many", "DEFAULT_TIMEOUT", "DEFAULT_MEMORY_LIMIT"]
 

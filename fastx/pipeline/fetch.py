@@ -33,7 +33,7 @@ import time
 from typing import Iterable, Iterator
 
 from .batch import Page
-from .errors import FetchError, InputError
+from ..errors import FetchError, InputError
 
 __all__ = ["fetch", "fetch_many", "is_url", "charset_of", "DEFAULT_TIMEOUT", "MAX_BYTES", "MAX_REDIRECTS"]
 
@@ -66,7 +66,7 @@ def charset_of(content_type: str | None) -> str | None:
 
 
 def _user_agent() -> str:
-    from . import __version__
+    from .. import __version__
     return f"fastx/{__version__} (+https://fastx-extract.github.io/fastx/)"
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Iterator, Sequence
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = ["extract_column", "read_warcs", "OUTPUT_FIELDS", "METADATA_FIELDS", "WARC_SCHEMA"]
 

@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 from typing import BinaryIO, Iterable, Iterator
 
 from .batch import Page
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = ["read_warc", "write_warc", "is_warc", "HTML_TYPES"]
 

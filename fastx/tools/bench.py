@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .decode import decode
+from ..core.decode import decode
 from .evaluate import read_gold
 
 
@@ -306,7 +306,7 @@ def _passes(pages: list[Page], live: list[Extractor], repeat: int, bar) -> tuple
 def measure(corpus: Corpus, extractors: list[Extractor], repeat: int = DEFAULT_REPEAT,
             progress: bool = True) -> tuple[dict[str, dict], dict[str, str]]:
     """Run every extractor on every page `repeat` times; return ({name: figures}, {name: why skipped})."""
-    from fastx.evaluate import aggregate, shingle_scores
+    from fastx.tools.evaluate import aggregate, shingle_scores
 
     pages = corpus.pages
     if not pages:

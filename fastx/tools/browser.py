@@ -9,7 +9,7 @@ chromium``), and returns a :class:`Layout` aligned with the page's
 :class:`~fastx.Doc`::
 
     import fastx
-    from fastx.render import Renderer
+    from fastx.tools.browser import Renderer
 
     doc = fastx.parse(html)
     with Renderer(pages=4, cache_dir="layouts/") as r:
@@ -53,8 +53,8 @@ from collections.abc import Iterable, Iterator, Mapping
 
 import numpy as np
 
-from . import _core
-from .errors import InputError, RenderError
+from .. import _core
+from ..errors import InputError, RenderError
 
 __all__ = ["Layout", "Renderer", "CssMap", "render", "attach", "page_styles", "markup", "fingerprint", "default_renderer",
            "find_chromium", "STYLE_PROPS", "CHROMIUM_FLAGS"]
@@ -455,7 +455,7 @@ class Renderer:
         return self._prepare(doc, None, scripts)[3]
 
     def _prepare(self, page, url, scripts):
-        from .api import parse
+        from ..core.parse import parse
         doc = parse(page, url=url)
         scripts = self.scripts if scripts is None else bool(scripts)
         html = markup(doc, scripts)

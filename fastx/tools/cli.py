@@ -23,8 +23,10 @@ import json
 import sys
 from pathlib import Path
 
-from . import api, batch, bench, evaluate, show
-from .errors import FastxError
+from .. import api
+from ..pipeline import batch
+from . import bench, evaluate, show
+from ..errors import FastxError
 
 
 def _inputs(paths: list[str]):
@@ -94,7 +96,7 @@ def _method_params(args) -> dict:
     if not getattr(args, "rules", None):
         return {"method": args.method}
     if getattr(args, "_site_model", None) is None:
-        from .site import SiteModel
+        from ..methods.site.model import SiteModel
         args._site_model = SiteModel.load(args.rules)
         args.method = "site"
     return {"method": "site", "model": args._site_model}
@@ -102,7 +104,7 @@ def _method_params(args) -> dict:
 
 def cmd_learn_site(args) -> int:
     """Learn site rules from pages of one site (seeds/001) and write them as JSON."""
-    from .site import SiteModel
+    from ..methods.site.model import SiteModel
     pages, names = [], []
     for name, data, err in _inputs(args.pages):
         if err is not None:
@@ -131,7 +133,7 @@ def version() -> str:
             return metadata.version(dist)
         except metadata.PackageNotFoundError:
             continue
-    from . import __version__
+    from .. import __version__
     return __version__
 
 

@@ -57,7 +57,7 @@ import numpy as np
 
 from fastx import _core
 from fastx._core import lcs_length
-from fastx.decode import decode
+from fastx.core.decode import decode
 from fastx.errors import InputError
 
 __all__ = ["tokens", "scores", "shingle_scores", "aggregate", "evaluate_files", "read_gold"]

@@ -29,7 +29,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Iterable
 
-from .errors import InputError
+from ..errors import InputError
 
 SCALES = ("linear", "log", "symlog")
 KEPT = "#2e7d32"      # kept / content

@@ -6,7 +6,7 @@
     python -m fastx show page.html --method cetd -o report.html    # CETD's densities and threshold
     python -m fastx show page.html --compare default,cetd -o r.html  # side by side
 
-    from fastx.show import report
+    from fastx.tools.show import report
     Path("r.html").write_text(report(page_bytes, ["cetd"]))
 
 The report shows the page as fastx parsed it (the Doc, serialized from its
@@ -58,14 +58,15 @@ import json
 import math
 import re
 import sys
+from importlib import resources
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from . import _core, api
-from .methods import get as _method
-from .errors import FastxError, InputError
+from .. import _core, api
+from ..methods import get as _method
+from ..errors import FastxError, InputError
 from .plot import DROPPED, KEPT, Axis, Chart, Point, Rule
 
 RESERVED = ("threshold", "focus", "reason", "reasons", "cause")
@@ -173,7 +174,7 @@ def tree_contributions(model, X, chunk: int = 2048) -> tuple[float, np.ndarray]:
 
 def _default_model(model):
     """The model `default` would use for this `model` parameter (None, a DefaultModel or a path)."""
-    from .methods import default as dm
+    from ..methods import default as dm
     if model is None:
         return dm.shipped()
     if isinstance(model, (str, Path)):
@@ -196,7 +197,7 @@ def explain_default(doc, top: int = 4, **params) -> dict:
     the one asked for, else the model's: with thresholds per page type (``type_thresholds``),
     the one of the page's most probable type (the ``pt_*`` feature columns, as
     ``_core.default_keep`` picks it)."""
-    from .methods import default as dm
+    from ..methods import default as dm
     reg = _method("default")
     keep = np.asarray(reg.run(doc, **{k: v for k, v in params.items() if k in reg.params}), dtype=bool)
     m = _default_model(params.get("model"))
@@ -256,7 +257,7 @@ def paper_densities(doc) -> dict[str, np.ndarray]:
     out = {"TD": _core.text_density(doc), "CTD": _core.composite_text_density(doc)}
     layout = doc.cache.get("layout")
     if layout is not None:
-        from .methods.cetd import density
+        from ..methods.cetd import density
         out["HTD"] = density(doc, "htd")
     return out
 
@@ -405,7 +406,7 @@ def report(page, methods: Sequence[str] | str = ("default",), url: str | None = 
         _method(m)          # unknown names fail before any work
     doc = api.parse(page, url=url, encoding=encoding)
     if render is not False or layout is not None:
-        from .render import attach
+        from .browser import attach
         attach(doc, layout=layout, render=render)
     paper = paper_densities(doc)
     descriptions = api.methods()
@@ -440,17 +441,17 @@ def report(page, methods: Sequence[str] | str = ("default",), url: str | None = 
         head_bits.insert(0, _html.escape(doc.url or url))
     if name:
         head_bits.insert(0, _html.escape(name))
-    return _TEMPLATE.format(
+    return _asset("show.html").format(
         title=_html.escape(title), title_attr=_html.escape(title, quote=True),
         sub=" · ".join(head_bits), views="".join(views), n_views=len(views), meta=metadata_html(doc, url),
-        methods=_html.escape(", ".join(methods)), data=_json_script(data), css=_CSS, js=_JS)
+        methods=_html.escape(", ".join(methods)), data=_json_script(data), css=_asset("show.css"), js=_asset("show.js"))
 
 
 def metadata_html(doc, url: str | None = None) -> str:
     """The page's metadata (fastx.metadata) as a collapsible table: every field, its value and
     where it came from (json-ld, opengraph, meta, microdata, time, byline, h1, title, url...).
     Values are text, HTML-escaped: URLs are not links and images are not loaded."""
-    from .metadata import extract_metadata
+    from ..output.metadata import extract_metadata
     esc = _html.escape
     md = extract_metadata(doc, url)
     rows = []
@@ -495,205 +496,16 @@ def _view_html(v: int, method: str, description: str, doc, keep, expl, charts, k
             f'<div class="fx-page">{page_markup(doc, keep)}</div></section>')
 
 
-_CSS = """
-*{box-sizing:border-box}
-.fx-meta{margin:4px 12px;font:13px/1.4 system-ui,sans-serif}.fx-meta table{border-collapse:collapse}
-.fx-meta th,.fx-meta td{text-align:left;vertical-align:top;padding:2px 8px;border-bottom:1px solid #ddd;max-width:60em;overflow-wrap:anywhere}
-.fx-meta .fx-src{color:#666;white-space:nowrap}
-html,body{margin:0;height:100%}
-body.fx-report{display:flex;flex-direction:column;font:13px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;background:#eceff1}
-.fx-head{flex:none;padding:8px 16px;background:#263238;color:#eceff1;display:flex;gap:14px;align-items:baseline;min-width:0}
-.fx-head h1{font-size:15px;margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:60%}
-.fx-head .fx-sub{color:#b0bec5;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.fx-head .fx-brand{color:#80cbc4;font-weight:600}
-.fx-views{flex:1;min-height:0;display:flex;gap:8px;padding:8px}
-.fx-view{flex:1;min-width:0;min-height:0;display:flex;gap:8px}
-.n1 .fx-view{flex-direction:row}
-.n1 .fx-side{width:500px;flex:none;overflow:auto;order:2}
-.fx-views:not(.n1) .fx-view{flex-direction:column}
-.fx-views:not(.n1) .fx-side{max-height:48%;overflow:auto;flex:none}
-.fx-views:not(.n1) .fx-charts{display:flex;gap:4px;overflow-x:auto}
-.fx-views:not(.n1) .fx-inspect{display:none}
-.fx-side{background:#fff;border-radius:6px;padding:10px 12px;box-shadow:0 1px 2px rgba(0,0,0,.12)}
-.fx-side h2{font-size:15px;margin:0 0 4px}
-.fx-side h2 small{font-weight:400;color:#607d8b;font-size:12px}
-.fx-stats{margin:0 0 6px;color:#37474f}
-.fx-note{background:#fff8e1;border:1px solid #ffe082;padding:6px 8px;border-radius:4px;margin:6px 0}
-.fx-legend{display:flex;flex-wrap:wrap;gap:12px;color:#455a64;margin:2px 0 6px}
-.fx-legend .sw{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:-2px;margin-right:4px}
-.sw.k{background:#c8e6c9;border:1px solid #2e7d32}.sw.d{background:#f5f5f5;border:1px solid #9e9e9e}
-.sw.r{height:0!important;border-top:2px dashed #c62828;width:16px!important;vertical-align:3px!important}
-.sw.o{border:2px solid #43a047}
-.fx-chart{margin:4px 0}
-.fx-plot .fx-pt{cursor:pointer}
-.fx-plot .fx-pt.fx-focus{stroke:#000;stroke-width:1.4;r:4}
-.fx-plot .fx-pt.fx-hl{stroke:#1565c0;stroke-width:2.5;r:5.5}
-.fx-plot path.fx-pt.fx-hl{stroke-width:3}
-.fx-inspect{margin-top:8px;padding:8px;border-top:1px solid #eceff1;color:#37474f;min-height:60px}
-.fx-inspect[data-empty]{color:#90a4ae;font-style:italic}
-.fx-page{flex:1;min-width:0;overflow:auto;background:#fff;border-radius:6px;padding:18px 26px;box-shadow:0 1px 2px rgba(0,0,0,.12);font:15px/1.55 Georgia,"DejaVu Serif",serif;color:#263238;overflow-wrap:anywhere}
-.fx-page .fx-t.fx-d{color:#b3b9bd}
-.fx-page .fx-t.fx-k{background:#dcf2dc;color:#102a12;box-decoration-break:clone;-webkit-box-decoration-break:clone}
-.fx-page .fx-root{outline:2px solid #66bb6a;outline-offset:1px;border-radius:2px}
-.fx-page .fx-hl{outline:2px dashed #1565c0!important;outline-offset:1px;background-color:rgba(21,101,192,.07)}
-.fx-page .fx-flash{animation:fxflash 1.2s ease-out}
-@keyframes fxflash{from{background-color:rgba(255,193,7,.6)}to{background-color:transparent}}
-.fx-page h1,.fx-page h2,.fx-page h3{line-height:1.25}
-.fx-page ul,.fx-page ol{padding-left:1.6em}
-.fx-page table{border-collapse:collapse}
-.fx-page td,.fx-page th{padding:2px 5px;vertical-align:top}
-.fx-page pre{white-space:pre-wrap}
-.fx-page .t-p{display:block;margin:.55em 0}
-.fx-page .t-a{color:#1a56b8;text-decoration:underline}
-.fx-page .t-a .fx-t.fx-k{color:#0d47a1}
-.fx-page .t-b,.fx-page .t-strong{font-weight:700}
-.fx-page .t-i,.fx-page .t-em,.fx-page .t-cite,.fx-page .t-var{font-style:italic}
-.fx-page .t-u,.fx-page .t-ins{text-decoration:underline}
-.fx-page .t-s,.fx-page .t-strike,.fx-page .t-del{text-decoration:line-through}
-.fx-page .t-code,.fx-page .t-tt,.fx-page .t-kbd,.fx-page .t-samp{font-family:"DejaVu Sans Mono",monospace;font-size:.9em}
-.fx-page .t-small{font-size:.85em}.fx-page .t-big{font-size:1.15em}
-.fx-page .t-button,.fx-page .t-select{border:1px solid #cfd8dc;border-radius:3px;padding:0 3px}
-.fx-page .fx-ph::before{content:"[" attr(data-ph) "]";color:#90a4ae;font:11px "DejaVu Sans Mono",monospace}
-.fx-tip{position:fixed;z-index:10;max-width:440px;background:#263238;color:#eceff1;padding:8px 10px;border-radius:5px;font:12px/1.45 system-ui,sans-serif;pointer-events:none;box-shadow:0 3px 10px rgba(0,0,0,.3)}
-.fx-tip[hidden]{display:none}
-.fx-tip b,.fx-inspect b{font-weight:600}
-.fx-tip .kept,.fx-inspect .kept{color:#2e7d32;font-weight:700}.fx-tip .kept{color:#81c784}
-.fx-tip .dropped,.fx-inspect .dropped{color:#757575;font-weight:700}.fx-tip .dropped{color:#bdbdbd}
-.fx-tip .why,.fx-inspect .why{margin-top:3px}
-.fx-tip table,.fx-inspect table{border-collapse:collapse;margin-top:3px}
-.fx-tip td,.fx-inspect td{padding:0 10px 0 0}
-.fx-tip .other{margin-top:4px;border-top:1px solid #455a64;padding-top:3px;color:#cfd8dc}
-"""
+def _asset(name: str) -> str:
+    """A report asset (tools/assets/: show.css, show.js, show.html, the page template with
+    str.format fields), read once from the package's files."""
+    text = _ASSETS.get(name)
+    if text is None:
+        text = _ASSETS[name] = (resources.files("fastx.tools") / "assets" / name).read_text("utf-8")
+    return text
 
-_JS = r"""
-(function () {
-  "use strict";
-  var D = JSON.parse(document.getElementById("fx-data").textContent);
-  var N = D.nodes, tip = document.getElementById("fx-tip");
-  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) {
-    return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; }); }
-  function fmt(v) {
-    if (v === null || v === undefined) return "–";
-    if (v === "inf") return "∞"; if (v === "-inf") return "−∞";
-    if (Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3)) return v.toExponential(2);
-    return String(Number(v.toPrecision(4)));
-  }
-  function num(v) { return v === "inf" ? Infinity : v === "-inf" ? -Infinity : v; }
-  function label(i) { return N.kind[i] === 3 ? "text" : N.label[i]; }
-  function verdict(view, i) {
-    return view.keep[i] ? '<span class="kept">KEPT</span>' : '<span class="dropped">DROPPED</span>';
-  }
-  function info(v, i, full) {
-    var view = D.views[v], h = "<b>" + esc(label(i)) + "</b> · node " + i + " · " + verdict(view, i);
-    h += " <span style='opacity:.7'>(" + esc(view.method) + ")</span><table>";
-    view.scores.forEach(function (s, k) {
-      var x = s[1][i]; if (x === null) return;
-      var cmp = "";
-      if (k === 0 && view.threshold !== null) cmp = num(x) >= view.threshold ? " ≥ " + fmt(view.threshold) : " < " + fmt(view.threshold);
-      h += "<tr><td>" + esc(s[0]) + "</td><td><b>" + fmt(x) + "</b>" + cmp + "</td></tr>";
-    });
-    h += "<tr><td>chars</td><td>" + N.chars[i] + "</td></tr><tr><td>link density</td><td>" + fmt(N.ld[i]) +
-         "</td></tr><tr><td>punctuation</td><td>" + N.punct[i] + "</td></tr><tr><td>tags</td><td>" + N.tags[i] + "</td></tr></table>";
-    if (view.reason) {
-      var c = view.cause[i], t = view.reasons[view.reason[i]] || "";
-      t = esc(t).replace("{cause}", c >= 0 ? "<b>" + esc(label(c)) + "</b> (node " + c + ")" : "an ancestor");
-      h += "<div class='why'>" + t + "</div>";
-    } else if (!view.explained) {
-      h += "<div class='why'>" + esc(view.method) + " does not explain its choices (no explain())</div>";
-    }
-    if (full && D.views.length > 1) {
-      D.views.forEach(function (o, w) { if (w !== v) {
-        var s = o.scores[0], x = s ? s[1][i] : null;
-        h += "<div class='other'>" + esc(o.method) + ": " + verdict(o, i) + (s && x !== null ? " · " + esc(s[0]) + " " + fmt(x) : "") + "</div>";
-      }});
-    }
-    return h;
-  }
-  var hl = [];
-  function highlight(i) {
-    hl.forEach(function (e) { e.classList.remove("fx-hl"); }); hl = [];
-    if (i === null) return;
-    document.querySelectorAll('.fx-page [data-fx="' + i + '"], .fx-plot [data-node="' + i + '"]').forEach(function (e) {
-      e.classList.add("fx-hl"); hl.push(e); });
-  }
-  function nodeOf(t) {
-    var el = t.closest ? t.closest(".fx-page [data-fx]") : null;
-    if (el) { var blk = el.closest(".fx-blk"); if (blk && blk.closest(".fx-page") === el.closest(".fx-page")) el = blk; return +el.getAttribute("data-fx"); }
-    var pt = t.closest ? t.closest("[data-node]") : null;
-    return pt ? +pt.getAttribute("data-node") : null;
-  }
-  function viewOf(t) { var s = t.closest ? t.closest(".fx-view") : null; return s ? +s.getAttribute("data-view") : null; }
-  var current = null;
-  document.addEventListener("mouseover", function (e) {
-    var i = nodeOf(e.target), v = viewOf(e.target);
-    if (i === null || v === null || (e.target.closest && e.target.closest(".fx-inspect"))) { tip.hidden = true; highlight(null); current = null; return; }
-    if (current === v + ":" + i) return;
-    current = v + ":" + i;
-    highlight(i);
-    tip.innerHTML = info(v, i, true); tip.hidden = false;
-    var box = document.querySelector('.fx-view[data-view="' + v + '"] .fx-inspect');
-    if (box) { box.innerHTML = info(v, i, false); box.removeAttribute("data-empty"); }
-  });
-  document.addEventListener("mousemove", function (e) {
-    if (tip.hidden) return;
-    var w = tip.offsetWidth, h = tip.offsetHeight, x = e.clientX + 16, y = e.clientY + 16;
-    if (x + w > innerWidth - 4) x = e.clientX - w - 12;
-    if (y + h > innerHeight - 4) y = Math.max(4, e.clientY - h - 12);
-    tip.style.left = x + "px"; tip.style.top = y + "px";
-  });
-  document.addEventListener("click", function (e) {
-    var pt = e.target.closest ? e.target.closest("[data-node]") : null;
-    if (!pt) return;
-    e.preventDefault();
-    var i = pt.getAttribute("data-node");
-    document.querySelectorAll('.fx-page [data-fx="' + i + '"]').forEach(function (el) {
-      el.scrollIntoView({block: "center"}); el.classList.remove("fx-flash"); void el.offsetWidth; el.classList.add("fx-flash"); });
-  });
-  function scrollPageTo(page, el) {
-    page.scrollTop += el.getBoundingClientRect().top - page.getBoundingClientRect().top - 48;
-  }
-  document.querySelectorAll(".fx-next").forEach(function (a) {
-    var page = a.closest(".fx-view").querySelector(".fx-page"), k = 0;
-    a.addEventListener("click", function (e) {
-      e.preventDefault();
-      var roots = page.querySelectorAll(".fx-root");
-      if (!roots.length) return;
-      k = (k + 1) % roots.length; scrollPageTo(page, roots[k]);
-      roots[k].classList.remove("fx-flash"); void roots[k].offsetWidth; roots[k].classList.add("fx-flash");
-    });
-  });
-  // open each page at its first kept block
-  document.querySelectorAll(".fx-page").forEach(function (page) {
-    var first = page.querySelector(".fx-root"); if (first) scrollPageTo(page, first);
-  });
-  // what the browser drew, for tests and the curious: points and threshold lines with a box
-  document.querySelectorAll("svg.fx-plot").forEach(function (svg) {
-    var drawn = 0;
-    svg.querySelectorAll(".fx-pt").forEach(function (p) { var r = p.getBoundingClientRect(); if (r.width > 0 && r.height > 0) drawn++; });
-    svg.setAttribute("data-drawn", drawn);
-    var rule = svg.querySelector(".fx-threshold"), rb = rule ? rule.getBoundingClientRect() : null;
-    svg.setAttribute("data-threshold-drawn", rb && rb.width > 0 ? "1" : "0");
-  });
-  document.documentElement.setAttribute("data-fx-ready", "1");
-})();
-"""
 
-_TEMPLATE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="fastx show">
-<title>fastx show: {title}</title>
-<style>{css}</style></head>
-<body class="fx-report">
-<header class="fx-head"><span class="fx-brand">fastx show</span><h1 title="{title_attr}">{title}</h1><span class="fx-sub">{methods} · {sub}</span></header>
-{meta}
-<main class="fx-views n{n_views}">{views}</main>
-<div id="fx-tip" class="fx-tip" hidden></div>
-<script type="application/json" id="fx-data">{data}</script>
-<script>{js}</script>
-</body></html>
-"""
+_ASSETS: dict[str, str] = {}
 
 
 # ---------------------------------------------------------------- command line

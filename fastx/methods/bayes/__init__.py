@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..bayes import BayesModel
-from ..errors import InputError
-from . import register
+from .model import BayesModel
+from ...errors import InputError
+from .. import register
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 MODELS = {"paper": DATA / "bayes.json", "table": DATA / "bayes_table.json"}
 _CACHE: dict = {}
 

@@ -43,9 +43,9 @@ from typing import Iterable
 
 import numpy as np
 
-from . import _core
-from ._labels import group_labels, text_node_labels
-from .errors import InputError, ModelError
+from ... import _core
+from .._labels import group_labels, text_node_labels
+from ...errors import InputError, ModelError
 
 
 def read_json(path: "str | Path", what: str):
@@ -143,7 +143,7 @@ class BayesModel:
     def fit(cls, pages, gold_texts, block_tags=PAPER_BLOCK_TAGS, edges=None, alpha: float = 1.0,
             use_prior: bool = False) -> "BayesModel":
         """Train on pages (HTML str/bytes or parsed Docs) and their gold texts."""
-        from .api import parse
+        from ...core.parse import parse
         counts = np.zeros((2, len(FEATURES), MAXBINS), dtype=np.float64)
         pages, gold_texts = list(pages), list(gold_texts)
         if len(pages) != len(gold_texts):

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _core
-from ..errors import InputError, MissingPositionsError
-from . import register
+from ... import _core
+from ...errors import InputError, MissingPositionsError
+from .. import register
 
 VARIANTS = ("td", "ctd", "htd")
 EXTRACTIONS = ("densitysum", "smooth")

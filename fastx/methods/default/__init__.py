@@ -58,12 +58,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _core
-from ..errors import InputError, ModelError
+from ... import _core
+from ...errors import InputError, ModelError
 from . import page_type as _page_type
-from . import register
+from .. import register
 
-MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "default_model.npz"
+MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "default_model.npz"
 MODEL_VERSION = 3
 _ARRAYS = ("depth", "feat", "thr", "leaf", "exit_at", "exit_margin", "threshold", "page_threshold",
            "type_thresholds", "feature_names", "version")

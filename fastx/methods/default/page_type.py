@@ -33,11 +33,11 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from .. import _core
-from ..errors import ModelError
+from ... import _core
+from ...errors import ModelError
 
 PAGE_TYPES = tuple(_core.PAGE_TYPES)
-MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "page_type_model.npz"
+MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "page_type_model.npz"
 MODEL_VERSION = 1
 
 # words of a URL path that name a page type (whole path segments or their dash/underscore parts)

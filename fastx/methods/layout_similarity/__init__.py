@@ -85,9 +85,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 
-from .. import _core
-from ..errors import InputError
-from . import register
+from ... import _core
+from ...errors import InputError
+from .. import register
 
 # Sect. 2.2 a) (b): elements for display and human-computer interaction.
 INTERACTIVE_TAGS = ("form", "fieldset", "legend", "input", "select", "menu", "optgroup", "option",
@@ -212,7 +212,7 @@ def choose_reference(url: str | None, references):
 
 # ---------------------------------------------------------------- the method
 def _as_doc(page, url=None):
-    from ..api import parse
+    from ...core.parse import parse
     return parse(page, url=url)
 
 

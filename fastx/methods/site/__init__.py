@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import os
 
-from ..errors import InputError
-from . import register
+from ...errors import InputError
+from .. import register
 
 _LOADED: dict = {}
 
 
 def _model(model, rules):
-    from ..site import SiteModel
+    from .model import SiteModel
     if model is not None and rules is not None:
         raise InputError("pass either model= or rules=, not both")
     if model is not None:

@@ -95,10 +95,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _core
-from .api import Extraction, parse
-from .bayes import read_json
-from .errors import InputError, ModelError
+from ... import _core
+from ...core.parse import parse
+from ...output.extraction import Extraction
+from ..bayes.model import read_json
+from ...errors import InputError, ModelError
 
 FORMAT = "fastx-site-rules"
 VERSION = 1
@@ -414,7 +415,7 @@ class SiteModel:
         terms = _Terms()
         docs = [parse(p, url=u, encoding=encoding) for p, u in zip(pages, urls)]
         if render is not False and styles is None:      # computed CSS hook (fastx.render, issue 6)
-            from .render import page_styles
+            from ...tools.browser import page_styles
             styles = page_styles(docs, render)
         blocks: list[Block] = []
         for k, d in enumerate(docs):

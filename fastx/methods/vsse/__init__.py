@@ -100,10 +100,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _core
-from .. import characteristics as _chars
-from ..errors import InputError
-from . import register
+from ... import _core
+from . import characteristics as _chars
+from ...errors import InputError
+from .. import register
 
 REFINE = ("unpunctuated", "all", "none")
 AGGREGATION = ("areas", "pcs")
@@ -117,7 +117,7 @@ _CONTROLS = None
 def _controls_table() -> np.ndarray:
     global _CONTROLS
     if _CONTROLS is None:
-        from .layout import tag_table
+        from ..layout_similarity import tag_table
         _CONTROLS = tag_table(CONTROL_TAGS)
     return _CONTROLS
 

@@ -25,7 +25,7 @@ for WVC (fastx._core.wvc).
 Register your own with :func:`register_characteristic`; it then takes part
 in vvtc and/or WVC (``vvtc=`` / ``wvc=``)::
 
-    from fastx.characteristics import register_characteristic
+    from fastx.methods.vsse.characteristics import register_characteristic
     register_characteristic("currency", lambda doc, i: doc.text(i).count("$"), kind="counter")
     register_characteristic("emphasis", lambda doc: is_bold_array(doc), per_node=False)
 
@@ -45,8 +45,8 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from . import _core
-from .errors import InputError
+from ... import _core
+from ...errors import InputError
 
 KINDS = ("counter", "predicate", "category")
 

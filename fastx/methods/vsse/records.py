@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import _core
+from ... import _core
 from . import characteristics as _chars
-from .api import parse
-from .errors import FastxError, InputError
+from ...core.parse import parse
+from ...errors import FastxError, InputError
 
 __all__ = ["Record", "records", "area"]
 

@@ -14,8 +14,8 @@ positive sum.  The same kernel refines VSSE's content areas
 """
 from __future__ import annotations
 
-from . import _core
-from .errors import InputError
+from ... import _core
+from ...errors import InputError
 
 __all__ = ["simhash", "hamming"]
 

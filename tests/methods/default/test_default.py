@@ -13,7 +13,7 @@ from fastx.errors import InputError, ModelError
 from fastx.methods import default as dm
 
 COL = {name: j for j, name in enumerate(_core.FEATURE_NAMES)}
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 ARTICLE = """<html><head><title>Council votes to repair the old stone bridge | Town News</title>
 <meta name="description" content="The council voted on Tuesday to repair the old stone bridge."></head>

@@ -197,7 +197,7 @@ def test_guard_bounds_text_fostered_out_of_tables(sep):
 
 # ---------------------------------------------------------------- issue 15: cost per MB must not grow
 
-_SHAPES_PY = __import__("pathlib").Path(__file__).resolve().parents[1] / "benchmarks" / "shapes.py"
+_SHAPES_PY = __import__("pathlib").Path(__file__).resolve().parents[2] / "benchmarks" / "shapes.py"
 
 _PER_MB_CHILD = r"""
 import importlib.util, json, resource, sys, time

@@ -215,7 +215,7 @@ def test_deep_nesting_does_not_recurse():
 
 
 # ---------------------------------------------------------------- real site group
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED = Path(__file__).resolve().parents[3].parent / "shared"
 
 
 @pytest.mark.needs_shared

@@ -12,6 +12,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 import fastx
 from fastx import _core, api
+import fastx.core.parse as core_parse
 
 pytestmark = pytest.mark.skipif(not _core.parse_available(),
                                 reason="lexbor's entry points are not exported by this selectolax build")
@@ -110,7 +111,7 @@ def test_byte_guard_fallback_gives_the_same_doc(monkeypatch):
     html = (b"<!DOCTYPE html><title>t</title><p>a <b>b</b><table><tr><td>c</table>"
             b"<svg><g><text>d</text></g></svg>")
     fast = fastx.parse(html)
-    monkeypatch.setattr(api, "_GUARDED_PARSE", False)
+    monkeypatch.setattr(core_parse, "_GUARDED_PARSE", False)
     assert same_doc(fast, fastx.parse(html))
 
 

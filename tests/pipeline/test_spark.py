@@ -19,7 +19,7 @@ from fastx.spark import extract_column, read_warcs
 PAGE = ("<html><head><title>{t}</title></head><body><nav><a href=/>Home</a></nav><article><h1>{t}</h1>"
         "<p>Paragraph {t} of the article, long enough to be the main content. It has sentences, "
         "commas, and full stops.</p></article></body></html>")
-ROOT = str(Path(__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
 
 
 @pytest.fixture(scope="module")

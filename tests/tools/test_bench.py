@@ -9,7 +9,7 @@ import pytest
 from fastx import bench
 from fastx.evaluate import tokens
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 SOURCES = {"cleaneval-dev", "cpe", "l3s", "readability", "dragnet"}
 FIGURES = {"f1", "precision", "recall", "ms_p50", "ms_p95", "pages_per_s", "mb_per_s", "x_parse_only",

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fastx.decode import REPAIRED_UTF8, decode
 from fastx.errors import FastxError, InputError
 
-SHARED = Path(__file__).parents[1].parent / "shared"
+SHARED = Path(__file__).parents[2].parent / "shared"
 ZH_NEWS = SHARED / "datasets" / "zh-news-unlabeled.tar.xz"
 
 ZH = ("新华社北京电 国家统计局今天发布数据显示，今年前三季度国内生产总值同比增长百分之五点二，经济运行总体回升向好。"
