@@ -620,11 +620,11 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             if k in metas and set_("date_modified", parse_date(metas[k]), "meta"):
                 break
     if md.date is None:
-        for k in ("datepublished", "datecreated", "pubdate", "date"):
-            for v, _ in items.get(k, [])[:3]:
-                if set_("date", parse_date(v), "microdata"):
-                    break
-            if md.date:
+        # the first microdata date in page order: the main item's (a forum's question, not the
+        # comment under it that names its date datePublished)
+        for _, v in sorted((o, v) for k in ("datepublished", "datecreated", "pubdate", "date")
+                           for v, o in items.get(k, [])[:3]):
+            if set_("date", parse_date(v), "microdata"):
                 break
     if md.date_modified is None:
         for v, _ in items.get("datemodified", [])[:2]:
@@ -632,7 +632,7 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 break
     if md.date is None or md.date_modified is None:
         # other <meta> names that say what they hold ("w-published-date", "post:updated_time")
-        for k, v in [(k, v) for k, v in metas.items() if "date" in k or "time" in k]:
+        for k, v in [(k, v) for k, v in metas.items() if "date" in k or "time" in k or "publish" in k]:
             if "modif" in k or "updated" in k:
                 set_("date_modified", parse_date(v), "meta")
             elif "publish" in k or k.endswith((":date", "_date", "-date", ".date")) \
@@ -646,6 +646,20 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                         break
     if md.date is None:
         set_("date", *_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0))
+    else:
+        # the metadata's published date against the page's datelines: a date shown beside the
+        # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
+        # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
+        # first publication (a CMS that migrated or republished the page stamped it anew)
+        first = None
+        for d, how, _, dist in _shown_dates(times, hints, texts, years, h1s[0][1] if h1s else 0):
+            if d == md.date:
+                first = None
+                break
+            if first is None and dist <= SHOWN_NEAR:
+                first = (d, how)
+        if first is not None and (_date.fromisoformat(md.date) - _date.fromisoformat(first[0])).days >= 2:
+            md.date, src["date"] = first
     if md.date is None:
         set_("date", url_date(url) or url_date(canonical), "url")
 
@@ -872,6 +886,8 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
 
 
 TITLE_OVERLAP = 0.3
+# elements between the headline and a dateline that may overrule the metadata's published date
+SHOWN_NEAR = 40
 
 
 _ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder|contributor|contributing|author|"
@@ -999,12 +1015,12 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
 _UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
 
 
-def _shown_date(times, hints, texts, years, h1_order: int) -> tuple[str | None, str]:
-    """The date the page shows in its datelines, nearest the headline first (after it before
+def _shown_dates(times, hints, texts, years, h1_order: int):
+    """The dates the page shows in its datelines, nearest the headline first (after it before
     before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
-    发布时间：... text, short texts holding a date. A date labelled as an update ("Updated ...",
-    "Last modified") is taken only when no other is shown. The raw scan records are parsed
-    nearest first, until one gives a date. Returns (date, "time" or "byline")."""
+    发布时间：... text, short texts holding a date. The raw scan records are parsed lazily, nearest
+    first, over the _VISIBLE_TRIES nearest. Yields (date, "time" or "byline", labelled as an
+    update ("Updated ...", "Last modified"))."""
     entries = []
     for dt, raw, order in times[:10]:
         entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, dt, raw))
@@ -1017,12 +1033,11 @@ def _shown_date(times, hints, texts, years, h1_order: int) -> tuple[str | None, 
     for raw, order in years:
         entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 3, "", raw))
     entries.sort()
-    late = None
-    for _, rank, a, b in entries[:_VISIBLE_TRIES]:
+    for dist, rank, a, b in entries[:_VISIBLE_TRIES]:
         if rank == 0:
             d = parse_date(a) or parse_date(_clean(b))
             if d:
-                return d, "time"
+                yield d, "time", False, dist
             continue
         if rank == 1:
             key, txt = _clean(a), _clean(b)
@@ -1036,9 +1051,15 @@ def _shown_date(times, hints, texts, years, h1_order: int) -> tuple[str | None, 
         m = _ZH_DATE.search(t)
         d = (parse_date(m[1]) if m else None) or parse_date(t[:160])
         if d:
-            # "Updated ...", "Last modified ...": a revision, after any date of first publication
-            if _UPDATED.search(t[:t.find(d[:4]) if d[:4] in t else 60]):
-                late = late or d
-            else:
-                return d, "byline"
+            yield d, "byline", _UPDATED.search(t[:t.find(d[:4]) if d[:4] in t else 60]) is not None, dist
+
+
+def _shown_date(times, hints, texts, years, h1_order: int) -> tuple[str | None, str]:
+    """The date the page shows (_shown_dates), nearest the headline first; a date labelled as
+    an update is taken only when no other is shown. Returns (date, "time" or "byline")."""
+    late = None
+    for d, how, update, _ in _shown_dates(times, hints, texts, years, h1_order):
+        if not update:
+            return d, how
+        late = late or d
     return late, "byline"

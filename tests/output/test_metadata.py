@@ -105,6 +105,42 @@ def test_time_element_and_url_date():
     assert (m.date, m.source["date"]) == ("2019-05-17", "url")
 
 
+def test_microdata_date_is_the_first_in_page_order():
+    # a forum: the question's dateCreated comes before its comments' datePublished
+    html = ("<html><body><h1>Why is except: pass bad?</h1>"
+            "<time itemprop='dateCreated' datetime='2014-02-04T13:02:51Z'>Feb 4, 2014</time><p>Body.</p>"
+            "<div class='comment'><span itemprop='datePublished'>2018-05-21 20:37:55 +00:00</span></div>"
+            "</body></html>")
+    m = meta(html)
+    assert m.date == "2014-02-04" and m.source["date"] == "microdata"
+
+
+def test_meta_named_published_is_a_date():
+    m = meta("<html><head><meta name='published' content='July 17, 2025'></head><body><p>x</p></body></html>")
+    assert m.date == "2025-07-17" and m.source["date"] == "meta"
+
+
+@pytest.mark.parametrize("shown, meta_date, out", [
+    ("January 31, 2024", "2025-11-05", "2024-01-31"),    # an older dateline beside the headline: the first publication
+    ("November 4, 2025", "2025-11-05", "2025-11-05"),    # a day earlier: a time-zone shift, the metadata stays
+    ("January 31, 2026", "2025-11-05", "2025-11-05"),    # a later one (an update) does not overrule it
+])
+def test_dateline_beside_the_headline_against_the_metadata_date(shown, meta_date, out):
+    html = (f"<html><head><script type='application/ld+json'>{{\"@type\": \"Article\", "
+            f"\"datePublished\": \"{meta_date}\"}}</script></head><body><h1>How much to pay</h1>"
+            f"<p class='date'>{shown}</p><p>Text.</p></body></html>")
+    m = meta(html)
+    assert m.date == out
+    assert m.source["date"] == ("byline" if out != meta_date else "json-ld")
+
+
+def test_a_dateline_far_from_the_headline_does_not_overrule_the_metadata():
+    filler = "".join(f"<p>Paragraph {i}.</p>" for i in range(60))
+    html = ("<html><head><meta property='article:published_time' content='2025-03-04T10:00:00Z'></head>"
+            f"<body><h1>Tips</h1>{filler}<p class='post_date'>August 12, 2024</p></body></html>")
+    assert meta(html).date == "2025-03-04"
+
+
 def test_chinese_bylines():
     html = ("<html><head><meta charset='utf-8'><title>新闻标题_新华网</title></head><body>"
             "<h1>新闻标题</h1><div class='info'>2019-12-10 07:57:40 来源： 新华网</div>"

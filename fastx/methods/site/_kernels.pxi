@@ -80,6 +80,21 @@ cdef void _site_tokens(fx_node *node, const uint64_t *tok_hash, Py_ssize_t ntok,
             i = j
 
 
+cdef inline bint _site_step_ok(Py_ssize_t r, Py_ssize_t k, Py_ssize_t L, Py_ssize_t WT,
+                               const int32_t *step_tag, const uint64_t *step_need, int32_t tag,
+                               const uint64_t *tb) noexcept nogil:
+    """Whether an element (tag id `tag`, token bits `tb`) satisfies step k of rule r."""
+    cdef Py_ssize_t w
+    cdef uint64_t need
+    if step_tag[r * L + k] != tag:
+        return False
+    for w in range(WT):
+        need = step_need[(r * L + k) * WT + w]
+        if (need & tb[w]) != need:
+            return False
+    return True
+
+
 cdef class SiteRules:
     """Compiled site rules for `site_match`, checked once (see site_rules)."""
     cdef const uint64_t *tok_hash
@@ -131,8 +146,13 @@ def site_rules(tok_hash, tok_bit, step_tag, step_need, rule_len):
 def site_match(Doc d, SiteRules rules not None):
     """Keep mask of the text blocks selected by the rules (seeds/001 Sect. 6).
 
-    An element matches rule r when the path from <html> to it satisfies
-    every step and its depth is rule_len[r] - 1; a node is kept when its
+    Rule r of L = rule_len[r] steps reads as the CSS selector ``s0 > s1 > ...
+    > s(L-2) s(L-1)``: the path from <html> satisfies the first L - 1 steps
+    (child combinators, one step per depth) down to an element P, and the
+    element is P's descendant satisfying the last step (a descendant
+    combinator: ``div.entry-content p`` also selects the paragraphs of a
+    blockquote or a caption inside the content container, see fastx.site).
+    A rule of one step selects the root alone.  A node is kept when its
     nearest block-level ancestor-or-self (block_ancestors) matches some rule.
     """
     cdef Py_ssize_t i, r, w, p, dep, n = d.n
@@ -148,8 +168,7 @@ def site_match(Doc d, SiteRules rules not None):
     cdef const int32_t *step_tag = rules.step_tag
     cdef const uint64_t *step_need = rules.step_need
     cdef const int32_t *rule_len = rules.rule_len
-    cdef bint ok, live
-    cdef uint64_t need
+    cdef bint live, under
     out = np.zeros(n, dtype=np.uint8)
     if n == 0 or R == 0:
         return out
@@ -158,11 +177,14 @@ def site_match(Doc d, SiteRules rules not None):
     # each), elements that complete a rule, one element's token bits
     cdef int32_t *blk = <int32_t *>malloc(n * sizeof(int32_t))
     cdef uint64_t *m = <uint64_t *>calloc(n * WR, sizeof(uint64_t))
+    # pm: the rules whose first L - 1 steps an ancestor-or-self of the element completes
+    cdef uint64_t *pm = <uint64_t *>calloc(n * WR, sizeof(uint64_t))
     cdef uint8_t *matched = <uint8_t *>calloc(n, 1)
     cdef uint64_t *tb = <uint64_t *>malloc(WT * sizeof(uint64_t))
-    if blk == NULL or m == NULL or matched == NULL or tb == NULL:
+    if blk == NULL or m == NULL or pm == NULL or matched == NULL or tb == NULL:
         free(blk)
         free(m)
+        free(pm)
         free(matched)
         free(tb)
         raise MemoryError()
@@ -173,40 +195,46 @@ def site_match(Doc d, SiteRules rules not None):
                 continue
             p = parent[i]
             dep = depth[i]
-            if dep >= L:
-                continue
+            under = False
+            if p >= 0:
+                for w in range(WR):
+                    pm[i * WR + w] = pm[p * WR + w]
+                    if pm[p * WR + w]:
+                        under = True
             live = p < 0
-            if not live:
+            if not live and dep < L:
                 for w in range(WR):
                     if m[p * WR + w]:
                         live = True
                         break
-            if not live:
+            if not live and not under:
                 continue
             for w in range(WT):
                 tb[w] = 0
             _site_tokens(<fx_node *><uintptr_t>ptr[i], tok_hash, ntok, tok_bit, tb)
             for r in range(R):
+                if p >= 0 and (pm[p * WR + (r >> 6)] >> (r & 63)) & 1:
+                    # the last step, anywhere below the element completing the others
+                    if _site_step_ok(r, rule_len[r] - 1, L, WT, step_tag, step_need, tag[i], tb):
+                        matched[i] = 1
+                if not live or dep >= L or dep >= rule_len[r] - 1:
+                    if p < 0 and rule_len[r] == 1 and _site_step_ok(r, 0, L, WT, step_tag, step_need,
+                                                                    tag[i], tb):
+                        matched[i] = 1
+                    continue
                 if p >= 0 and not (m[p * WR + (r >> 6)] >> (r & 63)) & 1:
                     continue
-                if rule_len[r] <= dep or step_tag[r * L + dep] != tag[i]:
-                    continue
-                ok = True
-                for w in range(WT):
-                    need = step_need[(r * L + dep) * WT + w]
-                    if (need & tb[w]) != need:
-                        ok = False
-                        break
-                if not ok:
+                if not _site_step_ok(r, dep, L, WT, step_tag, step_need, tag[i], tb):
                     continue
                 m[i * WR + (r >> 6)] |= (<uint64_t>1) << (r & 63)
-                if rule_len[r] == dep + 1:
-                    matched[i] = 1
+                if dep == rule_len[r] - 2:
+                    pm[i * WR + (r >> 6)] |= (<uint64_t>1) << (r & 63)
         for i in range(n):
             if blk[i] >= 0 and matched[blk[i]]:
                 keep[i] = 1
     free(blk)
     free(m)
+    free(pm)
     free(matched)
     free(tb)
     return out

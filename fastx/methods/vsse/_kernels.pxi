@@ -90,9 +90,10 @@ cdef inline bint _vsse_ascii_alnum(unsigned char c) noexcept nogil:
     return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)
 
 
-cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, uint64_t *out,
+cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, _VsseSink *out,
                                const uint64_t *stop, Py_ssize_t nstop) noexcept nogil:
-    """Keyword hashes of a UTF-8 text, in order; returns their number (<= n).
+    """Keyword hashes of a UTF-8 text, in order, each handed to the sink
+    (_vsse_emit); returns their number (<= n).
 
     Alphabetic scripts: words (ASCII folded to lower case) of two or more
     characters, not all digits, not stop words.  CJK: the character bigrams
@@ -115,7 +116,7 @@ cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, uint64_t *o
             cp = _utf8_next(s, m, &j)
         if cp >= 128 and _is_cjk(cp):
             if prev:
-                out[k] = _vsse_fmix(_vsse_fnv(_vsse_fnv(0xCBF29CE484222325ULL, prev), cp))
+                _vsse_emit(out, _vsse_fmix(_vsse_fnv(_vsse_fnv(0xCBF29CE484222325ULL, prev), cp)))
                 k += 1
                 lone = False
             else:
@@ -125,7 +126,7 @@ cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, uint64_t *o
             continue
         if prev:                      # a CJK run ends
             if lone:
-                out[k] = _vsse_fmix(_vsse_fnv(0xCBF29CE484222325ULL, prev))
+                _vsse_emit(out, _vsse_fmix(_vsse_fnv(0xCBF29CE484222325ULL, prev)))
                 k += 1
             prev = 0
             lone = False
@@ -159,10 +160,10 @@ cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, uint64_t *o
         if length >= 2 and not digits:
             h = _vsse_fmix(h)
             if not _vsse_is_stop(h, stop, nstop):
-                out[k] = h
+                _vsse_emit(out, h)
                 k += 1
     if prev and lone:
-        out[k] = _vsse_fmix(_vsse_fnv(0xCBF29CE484222325ULL, prev))
+        _vsse_emit(out, _vsse_fmix(_vsse_fnv(0xCBF29CE484222325ULL, prev)))
         k += 1
     return k
 
@@ -176,8 +177,12 @@ def keyword_hashes(str text):
     cdef Py_ssize_t k
     cdef const unsigned char *s = b
     cdef Py_ssize_t n = len(b)
+    cdef _VsseSink sink
+    sink.mode = _VSSE_STORE
+    sink.out = &o[0]
+    sink.k = 0
     with nogil:
-        k = _vsse_keywords(s, n, &o[0], &stop[0], stop.shape[0])
+        k = _vsse_keywords(s, n, &sink, &stop[0], stop.shape[0])
     return out[:k]
 
 
@@ -209,6 +214,8 @@ cdef struct _VsseKw:
 cdef struct _VsseTable:
     _VsseKw *slot
     Py_ssize_t mask
+    Py_ssize_t used     # keys held: the table doubles past half full, so its size
+                        # follows the distinct keywords, not the text's length
 
 
 cdef bint _vsse_table_init(_VsseTable *t, Py_ssize_t expected) noexcept nogil:
@@ -216,6 +223,7 @@ cdef bint _vsse_table_init(_VsseTable *t, Py_ssize_t expected) noexcept nogil:
     while size < 2 * expected + 2:
         size <<= 1
     t.slot = <_VsseKw *>malloc(size * sizeof(_VsseKw))
+    t.used = 0
     if t.slot == NULL:
         return False
     t.mask = size - 1
@@ -224,12 +232,38 @@ cdef bint _vsse_table_init(_VsseTable *t, Py_ssize_t expected) noexcept nogil:
     return True
 
 
+cdef bint _vsse_table_grow(_VsseTable *t) noexcept nogil:
+    """Double the table, every entry moved (amortized O(1) per insertion)."""
+    cdef _VsseKw *old = t.slot
+    cdef Py_ssize_t i, j, size = t.mask + 1
+    cdef _VsseKw *slot = <_VsseKw *>malloc(2 * size * sizeof(_VsseKw))
+    if slot == NULL:
+        return False
+    for i in range(2 * size):
+        slot[i].key = 0
+    for i in range(size):
+        if old[i].key:
+            j = <Py_ssize_t>(old[i].key & <uint64_t>(2 * size - 1))
+            while slot[j].key != 0:
+                j = (j + 1) & (2 * size - 1)
+            slot[j] = old[i]
+    free(old)
+    t.slot = slot
+    t.mask = 2 * size - 1
+    return True
+
+
 cdef inline _VsseKw *_vsse_table_get(_VsseTable *t, uint64_t key) noexcept nogil:
-    """The entry of `key`, inserted (tf = df = 0, last = -1) if absent."""
-    cdef Py_ssize_t i = <Py_ssize_t>(key & <uint64_t>t.mask)
+    """The entry of `key`, inserted (tf = df = 0, last = -1) if absent; NULL when
+    the table cannot grow (out of memory)."""
+    cdef Py_ssize_t i
+    if 2 * (t.used + 1) > t.mask + 1 and not _vsse_table_grow(t):
+        return NULL
+    i = <Py_ssize_t>(key & <uint64_t>t.mask)
     while t.slot[i].key != 0 and t.slot[i].key != key:
         i = (i + 1) & t.mask
     if t.slot[i].key == 0:
+        t.used += 1
         t.slot[i].key = key
         t.slot[i].tf = 0
         t.slot[i].df = 0
@@ -248,29 +282,66 @@ cdef inline _VsseKw *_vsse_table_find(_VsseTable *t, uint64_t key) noexcept nogi
     return NULL
 
 
-cdef uint64_t _vsse_fingerprint(_VsseTable *t, const uint64_t *kw, Py_ssize_t nkw, int32_t par,
-                                double *acc) noexcept nogil:
-    """Sect. 4.4 (b)-(d): sum +w / -w per bit over the distinct keywords, keep the sign."""
-    cdef Py_ssize_t j, b
+cdef enum:
+    _VSSE_STORE = 0         # keyword hashes written to out[k]
+    _VSSE_COUNT = 1         # TF_k and N_k of Formula 4 counted, keywords inserted
+    _VSSE_COUNT_KNOWN = 2   # the same for keywords already in the table only
+    _VSSE_VOTE = 3          # Sect. 4.4 (c): +w / -w per bit into acc, once per keyword
+
+
+cdef struct _VsseSink:
+    int mode
+    uint64_t *out
+    Py_ssize_t k
+    _VsseTable *t
+    int32_t par         # the paragraph being read
+    double *acc         # 64 sums (_VSSE_VOTE)
+    bint failed         # out of memory
+
+
+cdef inline void _vsse_emit(_VsseSink *s, uint64_t h) noexcept nogil:
+    """Take one keyword hash: store it, count it for Formula 4 (TF_k over the
+    area, N_k once per paragraph), or add its weight's vote to the paragraph's
+    fingerprint sums (Sect. 4.4 (c), once per distinct keyword of a paragraph)."""
     cdef _VsseKw *e
-    cdef uint64_t h, fp = 0
+    cdef Py_ssize_t b
     cdef double w
-    for b in range(64):
-        acc[b] = 0.0
-    for j in range(nkw):
-        e = _vsse_table_get(t, kw[j])
-        if e.last == par:
-            continue
-        e.last = par
+    if s.mode == _VSSE_STORE:
+        s.out[s.k] = h
+        s.k += 1
+        return
+    if s.mode == _VSSE_COUNT:
+        e = _vsse_table_get(s.t, h)
+        if e == NULL:
+            s.failed = True
+            return
+    else:
+        e = _vsse_table_find(s.t, h)
+        if e == NULL:
+            return
+    if s.mode == _VSSE_VOTE:
+        if e.last == s.par:
+            return
+        e.last = s.par
         w = e.w
         if w == 0.0:
-            continue
-        h = e.key
+            return
         for b in range(64):
             if (h >> b) & 1:
-                acc[b] += w
+                s.acc[b] += w
             else:
-                acc[b] -= w
+                s.acc[b] -= w
+        return
+    e.tf += 1
+    if e.last != s.par:
+        e.last = s.par
+        e.df += 1
+
+
+cdef inline uint64_t _vsse_sign_bits(const double *acc) noexcept nogil:
+    """Sect. 4.4 (d): the bits whose summed vote is positive."""
+    cdef uint64_t fp = 0
+    cdef Py_ssize_t b
     for b in range(64):
         if acc[b] > 0:
             fp |= (<uint64_t>1) << b
@@ -285,24 +356,38 @@ def simhash_text(str text, double L=1.0):
     (+weight where its hash has a 1, -weight where it has a 0), and the
     fingerprint keeps the bits whose sum is positive.  0 for a text without
     keywords."""
-    cdef const uint64_t[::1] kw = keyword_hashes(text)
-    cdef Py_ssize_t j, nkw = kw.shape[0]
+    cdef bytes raw = text.encode("utf-8", "surrogatepass")
+    cdef const unsigned char *s = raw
+    cdef Py_ssize_t j, nkw, n = len(raw)
+    cdef const uint64_t[::1] stop = _VSSE_STOP
     cdef _VsseTable t
-    cdef _VsseKw *e
+    cdef _VsseSink sink
     cdef double acc[64]
     cdef uint64_t fp = 0
-    if nkw == 0:
-        return 0
-    if not _vsse_table_init(&t, nkw):
+    if not _vsse_table_init(&t, 16):
         raise MemoryError()
-    with nogil:
-        for j in range(nkw):
-            _vsse_table_get(&t, kw[j]).tf += 1
-        for j in range(t.mask + 1):
-            if t.slot[j].key:
-                t.slot[j].w = t.slot[j].tf * (0.0 + L)      # log(N / N_k) = log(1 / 1)
-        fp = _vsse_fingerprint(&t, &kw[0], nkw, 0, acc)
-    free(t.slot)
+    sink.t = &t
+    sink.acc = acc
+    sink.par = 0
+    sink.failed = False
+    sink.mode = _VSSE_COUNT
+    try:
+        with nogil:
+            nkw = _vsse_keywords(s, n, &sink, &stop[0], stop.shape[0])
+            if nkw and not sink.failed:
+                for j in range(t.mask + 1):
+                    if t.slot[j].key:
+                        t.slot[j].w = t.slot[j].tf * (0.0 + L)      # log(N / N_k) = log(1 / 1)
+                        t.slot[j].last = -1
+                for j in range(64):
+                    acc[j] = 0.0
+                sink.mode = _VSSE_VOTE
+                _vsse_keywords(s, n, &sink, &stop[0], stop.shape[0])
+                fp = _vsse_sign_bits(acc)
+        if sink.failed:
+            raise MemoryError()
+    finally:
+        free(t.slot)
     return fp
 
 
@@ -730,7 +815,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     punctuation characteristic cannot vouch for (the image titles and
     captions of Sect. 4.3.1).  Measured on the dev corpora, T2 = 3 of 64
     bits keeps 1-4% of the gold paragraphs when every paragraph is judged."""
-    cdef Py_ssize_t n = d.n, i, j, p, np_ = 0, nkw, pos, judged = 0, jbytes = 0, longest = 0, q
+    cdef Py_ssize_t n = d.n, i, j, p, np_ = 0, judged = 0, q
     cdef uint8_t[::1] out_keep = np.array(keep, dtype=np.uint8, copy=True)
     if out_keep.shape[0] != n:
         raise ValueError(f"keep has {out_keep.shape[0]} entries, the Doc has {n} nodes")
@@ -743,24 +828,21 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     cdef const unsigned char *buf = d.text_buf
     cdef uint64_t reference_fp
     cdef _VsseTable t
-    cdef _VsseKw *e
+    cdef _VsseSink sink
     cdef double acc[64]
     cdef double logn
-    cdef uint64_t fp
-    cdef bint is_judged
+    cdef int pass_
     blk_arr = block_ancestors(d)
     cdef const int32_t *blk = <const int32_t *>cnp.PyArray_DATA(blk_arr)
-    # one block: pid (block + 1 -> paragraph) | node_par | par_punct | par_start | order | kw_start | drop
-    cdef int32_t *pid = <int32_t *>malloc((7 * n + 8) * sizeof(int32_t))
-    cdef uint64_t *kw = NULL
+    # one block: pid (block + 1 -> paragraph) | node_par | par_punct | par_start | order | drop
+    cdef int32_t *pid = <int32_t *>malloc((6 * n + 8) * sizeof(int32_t))
     if pid == NULL:
         raise MemoryError()
     cdef int32_t *node_par = pid + n + 1
     cdef int32_t *par_punct = node_par + n
     cdef int32_t *par_start = par_punct + n + 1
     cdef int32_t *order = par_start + n + 2
-    cdef int32_t *kw_start = order + n + 1
-    cdef int32_t *drop = kw_start + n + 1
+    cdef int32_t *drop = order + n + 1
     t.slot = NULL
     try:
         with nogil:
@@ -787,6 +869,11 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
         reference_fp = simhash_text(reference, L)
         if reference_fp == 0:
             return out
+        if not _vsse_table_init(&t, 16):
+            raise MemoryError()
+        sink.t = &t
+        sink.acc = acc
+        sink.failed = False
         with nogil:
             # kept leaves grouped by paragraph (counting sort)
             for p in range(np_ + 2):
@@ -794,10 +881,6 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
             for i in range(n):
                 if node_par[i] >= 0:
                     par_start[node_par[i] + 1] += 1
-                    if tlen[i] > longest:
-                        longest = tlen[i]
-                    if all_paragraphs or par_punct[node_par[i]] == 0:
-                        jbytes += tlen[i]
             for p in range(np_):
                 par_start[p + 1] += par_start[p]
                 drop[p] = par_start[p]          # a cursor for now
@@ -807,55 +890,48 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
                     drop[node_par[i]] += 1
             for p in range(np_):
                 drop[p] = 0
-        kw = <uint64_t *>malloc((jbytes + longest + 1) * sizeof(uint64_t))
-        if kw == NULL or not _vsse_table_init(&t, jbytes + 1):
+            # (a) Formula 4, the keywords streamed from the text (no copy of them is kept,
+            # so memory follows the distinct keywords): the judged paragraphs' keywords
+            # enter the table (pass 0), the other paragraphs only add to their TF_k and
+            # N_k (pass 1)
+            for pass_ in range(2):
+                sink.mode = _VSSE_COUNT if pass_ == 0 else _VSSE_COUNT_KNOWN
+                for p in range(np_):
+                    if (all_paragraphs or par_punct[p] == 0) != (pass_ == 0):
+                        continue
+                    sink.par = <int32_t>p
+                    for q in range(par_start[p], par_start[p + 1]):
+                        i = order[q]
+                        _vsse_keywords(buf + off[i], tlen[i], &sink, &stop[0], stop.shape[0])
+                    if sink.failed:
+                        break
+            if not sink.failed:
+                logn = _vsse_log(<double>np_)
+                for j in range(t.mask + 1):
+                    if t.slot[j].key:
+                        t.slot[j].w = t.slot[j].tf * (logn - _vsse_log(<double>t.slot[j].df) + L)
+                        t.slot[j].last = -1
+                # (b)-(d) the judged paragraphs read again, each distinct keyword voting
+                # once, and the Hamming test
+                sink.mode = _VSSE_VOTE
+                for p in range(np_):
+                    if not all_paragraphs and par_punct[p] > 0:
+                        continue
+                    sink.par = <int32_t>p
+                    for j in range(64):
+                        acc[j] = 0.0
+                    for q in range(par_start[p], par_start[p + 1]):
+                        i = order[q]
+                        _vsse_keywords(buf + off[i], tlen[i], &sink, &stop[0], stop.shape[0])
+                    if _lcs_popcount(_vsse_sign_bits(acc) ^ reference_fp) > T2:
+                        drop[p] = 1
+                for i in range(n):
+                    if node_par[i] >= 0 and drop[node_par[i]]:
+                        out_keep[i] = 0
+        if sink.failed:
             raise MemoryError()
-        with nogil:
-            # (a) Formula 4.  Judged paragraphs: their keywords enter the table and
-            # are kept for the fingerprints; the others only add to TF_k and N_k.
-            nkw = 0
-            for p in range(np_):
-                is_judged = all_paragraphs or par_punct[p] == 0
-                kw_start[p] = <int32_t>nkw
-                for q in range(par_start[p], par_start[p + 1]):
-                    i = order[q]
-                    if is_judged:
-                        j = _vsse_keywords(buf + off[i], tlen[i], &kw[nkw], &stop[0], stop.shape[0])
-                        for pos in range(nkw, nkw + j):
-                            e = _vsse_table_get(&t, kw[pos])
-                            e.tf += 1
-                            if e.last != p:
-                                e.last = <int32_t>p
-                                e.df += 1
-                        nkw += j
-                    else:
-                        j = _vsse_keywords(buf + off[i], tlen[i], &kw[jbytes], &stop[0], stop.shape[0])
-                        for pos in range(jbytes, jbytes + j):
-                            e = _vsse_table_find(&t, kw[pos])
-                            if e != NULL:
-                                e.tf += 1
-                                if e.last != p:
-                                    e.last = <int32_t>p
-                                    e.df += 1
-            kw_start[np_] = <int32_t>nkw
-            logn = _vsse_log(<double>np_)
-            for j in range(t.mask + 1):
-                if t.slot[j].key:
-                    t.slot[j].w = t.slot[j].tf * (logn - _vsse_log(<double>t.slot[j].df) + L)
-                    t.slot[j].last = -1
-            # (b)-(d) and the Hamming test
-            for p in range(np_):
-                if not all_paragraphs and par_punct[p] > 0:
-                    continue
-                fp = _vsse_fingerprint(&t, &kw[kw_start[p]], kw_start[p + 1] - kw_start[p], <int32_t>p, acc)
-                if _lcs_popcount(fp ^ reference_fp) > T2:
-                    drop[p] = 1
-            for i in range(n):
-                if node_par[i] >= 0 and drop[node_par[i]]:
-                    out_keep[i] = 0
     finally:
         free(pid)
-        free(kw)
         free(t.slot)
     return out
 

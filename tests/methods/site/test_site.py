@@ -227,3 +227,29 @@ def test_rules_generalize_past_section_classes_and_take_the_bounding_box():
     no_box = SiteModel.learn(learn, bounding_box=False)
     assert [selector(r).split(" > ")[-1] for r in no_box.rules] == ["p.para"]
     assert TOPICS[6][0] not in no_box.extract(other).text
+
+
+def test_last_step_selects_descendants_inside_the_container():
+    """A rule learned from the container's paragraphs also selects the paragraphs of a
+    blockquote inside it (no learning page had one); the steps above stay child steps."""
+    rule = (Step("html", None, ()), Step("body", None, ()), Step("div", None, ("entry",)), Step("p", None, ()))
+    m = SiteModel([rule])
+    assert m.selectors == ["html > body > div.entry p"]
+    html = ('<body><div class="entry"><p>one</p><blockquote><p>quoted</p></blockquote>'
+            '<div class="share"><span>Share this</span></div></div>'
+            '<div class="side"><p>elsewhere</p></div><div><div class="entry"><p>too deep</p></div></div></body>')
+    doc = fastx.parse(html)
+    assert doc.render_text(m.keep(doc)).split("\n") == ["one", "quoted"]
+    hits = {n.mem_id for n in doc.parser.css(m.selectors[0])}
+    kept = {int(doc.ptr[i]) for i in range(doc.n) if doc.kind[i] == _core.KIND_ELEMENT and m.keep(doc)[i]}
+    assert hits == kept
+
+
+def test_per_page_identifiers_leave_rules_learned_from_one_page():
+    from fastx.site import page_identifiers, text_blocks as blocks_of
+    pages = [f'<body><div class="post post-{k} x2"><p>text {k}</p>'
+             + ('<ul><li>item</li></ul>' if k == 0 else '') + '</div></body>' for k in range(3)]
+    blocks = [b for k, p in enumerate(pages) for b in blocks_of(fastx.parse(p), k)]
+    own = page_identifiers(blocks)
+    assert (".", "post-0") in own and (".", "post-1") in own
+    assert (".", "x2") not in own and (".", "post") not in own     # recurs on every page / no digits
