@@ -1,6 +1,8 @@
 """Type stubs for fastx._core (the compiled kernels). One section per .pxi file."""
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 import numpy as np
 import numpy.typing as npt
 
@@ -10,10 +12,13 @@ KIND_TEXT: int
 NODE_FLAGS: dict[str, int]
 TAG_IDS: dict[str, int]
 TAG_NAMES_BY_ID: dict[int, str]
+TAG_NAMES: list[str]
+ATTR_NAMES: tuple[str, ...]
 DROP_TAGS: tuple[str, ...]
 LINK_TAGS: tuple[str, ...]
 BLOCK_TAGS: tuple[str, ...]
 
+@disjoint_base
 class Doc:
     parser: Any
     n: int
@@ -96,6 +101,7 @@ def line_blocks(d: Doc, alive: npt.NDArray[np.uint8], keep: npt.NDArray[np.uint8
 # ---------------------------------------------------------------- _site.pxi
 def site_token_hash(kind: str, token: str) -> int: ...
 def site_tag_id(name: str) -> int: ...
+@disjoint_base
 class SiteRules: ...
 def site_rules(tok_hash: npt.NDArray[np.uint64], tok_bit: npt.NDArray[np.int32], step_tag: npt.NDArray[np.int32],
                step_need: npt.NDArray[np.uint64], rule_len: npt.NDArray[np.int32]) -> SiteRules: ...
@@ -141,6 +147,11 @@ GUARD_MAX_DEPTH: int
 GUARD_MAX_FORMATTING: int
 GUARD_MAX_ATTRS: int
 GUARD_MAX_FOSTERED: int
+# the parse budgets of fastx.config, read into the module by _parse.pxi
+GUARD_COPIED_BASE: int
+GUARD_COPIED_PER_BYTE: int
+GUARD_ELEMENTS_BASE: int
+GUARD_BYTES_PER_ELEMENT: int
 def guard_html(data: bytes, max_depth: int = ..., max_formatting: int = ..., max_attrs: int = ...,
                max_reconstructed: int | None = ..., max_fostered: int = ...,
                stats: bool = ...) -> bytes | tuple[bytes, int, int, int, int, int]: ...
@@ -161,6 +172,7 @@ PAGE_TYPES: tuple[str, ...]
 PAGE_TAG_CLASSES: tuple[str, ...]
 FEATURE_NAMES: list[str]
 PAGE_FEATURE_NAMES: list[str]
+@disjoint_base
 class _GbtModel: ...
 def default_features(d: Doc) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
                                       npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
@@ -170,6 +182,13 @@ def gbt_predict(model: _GbtModel, X: Any, cuts: Any = ...) -> npt.NDArray[np.flo
 def default_keep(d: Doc, model: _GbtModel, cut: float, page_cut: float, headline: bool = ...,
                  min_overlap: float = ..., page_types: Any = ...,
                  type_cuts: Any = ..., fallback: bool = ...) -> npt.NDArray[np.uint8]: ...
+
+# ---------------------------------------------------------------- methods/bayes/_kernels.pxi
+def bayes_blocks(d: Doc, block_tags: Any) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]: ...
+def bayes_bins(feats: Any, edges: Any, nedges: Any) -> npt.NDArray[np.uint8]: ...
+def bayes_keep(d: Doc, block_tags: Any, edges: Any, nedges: Any, loglik: Any, logprior: Any,
+               threshold: float = ...) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32],
+                                               npt.NDArray[np.float64]]: ...
 
 # ---------------------------------------------------------------- _meta.pxi
 META_KIND: dict[str, int]

@@ -33,6 +33,7 @@ caller passes another `memory_limit` (None or 0: no cap).  An input of n bytes
 needs about 0.5 GB + 60 n at the most (fuzz figures in benchmarks/fuzz.py
 `shapes`), so 4 GiB covers pages up to ~50 MB.
 """
+from typing import Literal
 
 GUARD_COPIED_BASE = 1 << 20
 GUARD_COPIED_PER_BYTE = 2
@@ -72,7 +73,7 @@ class limit_memory:
             from .errors import InputError
             raise InputError(f"limit_memory needs a positive number of bytes, got {nbytes!r}")
         self.nbytes = int(nbytes)
-        self._saved = None
+        self._saved: tuple[int, int] | None = None
 
     def __enter__(self) -> "limit_memory":
         try:
@@ -88,7 +89,7 @@ class limit_memory:
             self._saved = (soft, hard)
         return self
 
-    def __exit__(self, kind, exc, tb) -> bool:
+    def __exit__(self, kind, exc, tb) -> Literal[False]:
         if self._saved is not None:
             import resource
             resource.setrlimit(resource.RLIMIT_AS, self._saved)

@@ -56,7 +56,9 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
     else:
         from selectolax.lexbor import LexborHTMLParser
         try:
-            parser = LexborHTMLParser(_core.guard_html(source))     # a byte-level model of it
+            guarded = _core.guard_html(source)                 # a byte-level model of it
+            assert isinstance(guarded, bytes)                  # (a tuple only with stats=True)
+            parser = LexborHTMLParser(guarded)
         except Exception as exc:  # lexbor reports failures as generic errors
             raise ParseError(f"lexbor could not parse the page: {exc}") from exc
     return _core.build_doc(parser, "", url)

@@ -584,14 +584,14 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 break
     if md.author is None:
         for k in _AUTHOR_META:
-            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
-            if not v:
+            vals = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+            if not vals:
                 continue
             if k == "twitter:data1" and "author" not in metas.get("twitter:label1", "").lower() \
                     and "written" not in metas.get("twitter:label1", "").lower():
                 continue
             names = []
-            for x in v:
+            for x in vals:
                 if x.startswith("http"):
                     x = _author_from_url(x)
                 names.extend(_split_names(x))
@@ -711,9 +711,9 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             pass
     if not md.tags:
         for k in _TAG_META:
-            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
-            if v:
-                ts = [t.strip() for x in v for t in (x.split(",") if len(v) == 1 else [x]) if t.strip()]
+            vals = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+            if vals:
+                ts = [t.strip() for x in vals for t in (x.split(",") if len(vals) == 1 else [x]) if t.strip()]
                 if set_("tags", _dedupe(ts)[:50], "opengraph" if k.startswith(("article:", "og:")) else "meta"):
                     break
     cats: list[str] = []
@@ -726,12 +726,13 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
         set_("categories", _dedupe([c for c in cats if c])[:20], "json-ld")
     if not md.categories:
         for k in _CAT_META:
-            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
-            if v and set_("categories", _dedupe([_clean(x) for x in v if x.strip()])[:20],
+            vals = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+            if vals and set_("categories", _dedupe([_clean(x) for x in vals if x.strip()])[:20],
                           "opengraph" if k.startswith(("article:", "og:")) else "meta"):
                 break
     if main is not None:
-        set_("type", next((t for t in (main.get("@type") if isinstance(main.get("@type"), list) else [main.get("@type")])
+        ld_type = main.get("@type")
+        set_("type", next((t for t in (ld_type if isinstance(ld_type, list) else [ld_type])
                            if isinstance(t, str)), None), "json-ld")
     if md.type is None and "og:type" in metas:
         set_("type", metas["og:type"], "opengraph")
@@ -835,7 +836,8 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
         site_keys.add(_key(host.removeprefix("www.")))
     site_keys.discard("")
     # the leading segments of the candidates (a site or section name follows the separator)
-    seg_keys, tail_keys = set(), set()
+    seg_keys: set[str] = set()
+    tail_keys: set[str] = set()
     heads: list[tuple[str, str, str]] = []        # (key, text, source) of each candidate's first segment
     for c, s in cands + [(raw_title, "title")]:
         ps = _TITLE_SEPS.split(c) if c else []

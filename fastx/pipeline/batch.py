@@ -283,7 +283,7 @@ def _with_progress(gen, st: BatchStats, pages) -> Iterator[dict]:
     except ImportError:
         raise InputError("the progress bar needs tqdm: pip install 'fastx-extract[progress]'") from None
     try:
-        total = len(pages)  # type: ignore[arg-type]
+        total = len(pages)  # type: ignore[arg-type,unused-ignore]
     except TypeError:
         total = None
     with tqdm(total=total, unit=" pages", dynamic_ncols=True, smoothing=0.1, mininterval=0.5) as bar:
@@ -526,7 +526,7 @@ class _Pool:
 
 # ---------------------------------------------------------------- command line (`fastx extract`)
 
-_RECORD_FIELDS = ("input", "url", "title", "description", "text", "method", "error")
+_RECORD_FIELDS: tuple[str, ...] = ("input", "url", "title", "description", "text", "method", "error")
 # the page metadata, flat (fastx.metadata.FIELDS; title and description are already above)
 _RECORD_FIELDS += tuple(f for f in _metadata_fields.FIELDS if f not in _RECORD_FIELDS)
 OUT_HTML, OUT_MARKDOWN = 1, 2       # extra record fields (extract_many's html= and markdown=)
@@ -722,7 +722,7 @@ class _DirSink:
     @staticmethod
     def wanted(output: str | None) -> bool:
         """-o names a directory: an existing one, or a path ending with a separator."""
-        return bool(output) and (output.endswith(("/", os.sep)) or Path(output).is_dir())
+        return output is not None and output != "" and (output.endswith(("/", os.sep)) or Path(output).is_dir())
 
     def __init__(self, path: str, fmt: str):
         self.dir = Path(path)
@@ -809,7 +809,7 @@ def run_extract(args, method_params: dict) -> int:
     records = extract_many(cli_pages(args), jobs=jobs, method=method, timeout=args.timeout or None,
                            html=with_html, markdown=with_md, progress=show_progress, stats=st,
                            memory_limit=getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT) or None, **params)
-    sink = None
+    sink: _ParquetSink | _DirSink | None = None
     out = sys.stdout
     if fmt == "parquet":
         sink = _ParquetSink(args.output, with_html, with_md)

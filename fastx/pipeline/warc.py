@@ -35,7 +35,7 @@ import os
 import uuid
 import zlib
 from datetime import datetime, timezone
-from typing import BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from .batch import Page
 from ..errors import InputError
@@ -450,7 +450,7 @@ def read_warc(source: "str | os.PathLike | bytes | BinaryIO", *, html_only: bool
     """
     label = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<warc>")
     if isinstance(source, (bytes, bytearray, memoryview)):
-        stream: object = io.BytesIO(bytes(source))
+        stream: Any = io.BytesIO(bytes(source))
     elif isinstance(source, (str, os.PathLike)):
         try:
             stream = own = open(source, "rb")
@@ -559,12 +559,12 @@ def write_warc(target: "str | os.PathLike | BinaryIO", pages: Iterable, *, compr
     own = isinstance(target, (str, os.PathLike))
     if compress is None:
         compress = own and str(target).endswith(".gz")
-    out: BinaryIO = open(target, "wb") if own else target  # type: ignore[assignment]
+    out: BinaryIO = open(target, "wb") if isinstance(target, (str, os.PathLike)) else target
     n = 0
     try:
         for item in pages:
             url, html = (item.url, item.html) if isinstance(item, Page) else item
-            body = html.encode("utf-8") if isinstance(html, str) else bytes(html)
+            body = html.encode("utf-8") if isinstance(html, str) else bytes(html or b"")
             http = (f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n"
                     f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1") + body
             date = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

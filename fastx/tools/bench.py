@@ -101,7 +101,9 @@ def _tar_files(fileobj) -> dict[str, bytes]:
     with tarfile.open(fileobj=fileobj) as tf:
         for m in tf:
             if m.isfile():
-                out[m.name.removeprefix("./")] = tf.extractfile(m).read()
+                f = tf.extractfile(m)
+                if f is not None:
+                    out[m.name.removeprefix("./")] = f.read()
     # a tar may wrap everything in one top directory: strip it
     if not any(n.startswith("input/") for n in out):
         tops = {n.split("/", 1)[0] for n in out}
@@ -276,8 +278,8 @@ def _passes(pages: list[Page], live: list[Extractor], repeat: int, bar) -> tuple
     otherwise slow down one neighbour only). Returns (texts of the first pass, seconds per
     page per repeat, failed page indices, first error message), each keyed by extractor name."""
     texts = {ex.name: [""] * len(pages) for ex in live}
-    times = {ex.name: [[] for _ in pages] for ex in live}
-    failed = {ex.name: set() for ex in live}
+    times: dict[str, list[list[float]]] = {ex.name: [[] for _ in pages] for ex in live}
+    failed: dict[str, set[int]] = {ex.name: set() for ex in live}
     first_error: dict[str, str] = {}
     clock = time.perf_counter
     order = list(live)

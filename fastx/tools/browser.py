@@ -50,6 +50,7 @@ import weakref
 import zlib
 from pathlib import Path
 from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -254,7 +255,7 @@ class CssMap(Mapping):
         return self.layout.css(int(i))
 
     def __contains__(self, i) -> bool:
-        return isinstance(i, (int, np.integer)) and 0 <= i < self.layout.n and bool(self.layout.codes[i].any())
+        return bool(isinstance(i, (int, np.integer)) and 0 <= i < self.layout.n and self.layout.codes[i].any())
 
     def __iter__(self):
         return iter(np.flatnonzero(self.layout.codes.any(axis=1)).tolist())
@@ -413,7 +414,7 @@ class Renderer:
             self._closed = True
             engine, loop, thread = self._engine, self._loop, self._thread
             self._engine = self._loop = self._thread = None
-        if engine is None:
+        if engine is None or loop is None or thread is None:
             return
         try:
             asyncio.run_coroutine_threadsafe(engine.stop(), loop).result(timeout=30)
@@ -529,12 +530,15 @@ class _Engine:
         self.pages, self.timeout, self.viewport = owner.pages, owner.timeout, owner.viewport
         self.args = list(CHROMIUM_FLAGS) + list(owner.args)
         self.owner = weakref.ref(owner)
-        self.pw = self.browser = None
+        # playwright's objects (untyped here: playwright is an optional dependency), and the
+        # asyncio lock and semaphore made on the renderer's own loop when it starts
+        self.pw: Any = None
+        self.browser: Any = None
         self.version = None
-        self.contexts: dict[bool, object] = {}
+        self.contexts: dict[bool, Any] = {}
         self.idle: dict[bool, list] = {False: [], True: []}
-        self.slots: asyncio.Semaphore | None = None
-        self.lock: asyncio.Lock | None = None
+        self.slots: Any = None
+        self.lock: Any = None
 
     async def start(self):
         self.lock = asyncio.Lock()

@@ -447,6 +447,7 @@ def _place_labels(items: Iterable, r: float, box: tuple[float, float, float, flo
                 best, best_cost = (lx, ly, anchor, rect), cost
             if cost == 0:
                 break
+        assert best is not None                 # the loop above tries at least one spot
         lx, ly, anchor, rect = best
         placed.append(rect)
         out.append((lx, ly, anchor))

@@ -60,7 +60,7 @@ import re
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -414,7 +414,7 @@ def report(page, methods: Sequence[str] | str = ("default",), url: str | None = 
     root = _root(doc)
     chars = doc.chars.astype(np.float64)
     link_density = np.divide(doc.link_chars, chars, out=np.zeros(n), where=chars > 0)
-    data = {"nodes": {"label": _labels(doc), "chars": doc.chars.tolist(), "tags": doc.tags.tolist(),
+    data: dict[str, Any] = {"nodes": {"label": _labels(doc), "chars": doc.chars.tolist(), "tags": doc.tags.tolist(),
                       "punct": doc.punct.tolist(), "ld": [round(v, 3) for v in link_density.tolist()],
                       "kind": doc.kind.tolist()},
             "views": []}
@@ -438,7 +438,7 @@ def report(page, methods: Sequence[str] | str = ("default",), url: str | None = 
     title = doc.title or "(untitled page)"
     head_bits = [f"{n:,} nodes", f"{int(doc.chars[root]) if n else 0:,} characters"]
     if doc.url or url:
-        head_bits.insert(0, _html.escape(doc.url or url))
+        head_bits.insert(0, _html.escape(doc.url or url or ""))
     if name:
         head_bits.insert(0, _html.escape(name))
     return _asset("show.html").format(

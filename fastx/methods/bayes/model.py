@@ -136,7 +136,7 @@ class BayesModel:
         bins = _core.bayes_bins(feats, e, ne)
         cls = np.where(lab >= 0.5, 0, 1)
         for j in range(len(FEATURES)):
-            np.add.at(counts, (cls, j, bins[:, j]), 1.0)
+            np.add.at(counts, (cls, np.full_like(cls, j), bins[:, j]), 1.0)
         return counts
 
     @classmethod

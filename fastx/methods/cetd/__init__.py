@@ -108,7 +108,7 @@ def explain(doc, variant: str = "ctd", extraction: str = "densitysum", positions
     if extraction == "smooth":
         cause[reason == 1] = -1
     shown = np.where(judged, score, np.nan)
-    out = {name: shown, "DensitySum": np.where(doc.kind == _core.KIND_ELEMENT, ds, np.nan)}
+    out: dict[str, object] = {name: shown, "DensitySum": np.where(doc.kind == _core.KIND_ELEMENT, ds, np.nan)}
     if extraction == "smooth":
         out[variant.upper()] = np.where(judged, d, np.nan)
     out.update(threshold=float(thr), focus=int(focus), reason=reason, reasons=reasons, cause=cause)

@@ -133,9 +133,9 @@ def signal_features(doc) -> np.ndarray:
     x[ns + g:ns + 2 * g] = [math.log1p(c) for c in counts]
     if doc.title:
         words = set(_WORD.findall(doc.title.lower()))
-        for k, vocab in enumerate(_URL_WORD_SETS):
+        for j, vocab in enumerate(_URL_WORD_SETS):
             if not words.isdisjoint(vocab):
-                x[ns + 2 * g + k] = 1.0
+                x[ns + 2 * g + j] = 1.0
     return x
 
 

@@ -325,7 +325,7 @@ class _Terms:
 
     def __call__(self, text: str) -> list[str]:
         text = text.lower()
-        out = []
+        out: list[str] = []
         for tok in _WORD.findall(text):
             if _CJK.search(tok):
                 chars = [c for c in tok]
