@@ -456,7 +456,8 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     cdef const unsigned char *s = cd.data.data
     cdef size_t n = cd.data.length, i = 0, start
     cdef uint32_t cp
-    cdef unsigned char c, cls, *out
+    cdef unsigned char c, cls
+    cdef unsigned char *out
     cdef int prev_sp = 1, prev_wd = 0, iwords = 0, ipunct = 0
     cdef size_t uo
     cdef bint lead_ws

@@ -385,7 +385,7 @@ def meta_scan(Doc doc):
                     up = node.parent
                     val = _meta_text(up, _META_TEXT_MAX) if up != NULL else ""
                     key = ""
-                    if up != NULL and up.parent != NULL and len(val.strip()) <= cd.data.length + 2:
+                    if up != NULL and up.parent != NULL and len(val.strip()) <= <Py_ssize_t>cd.data.length + 2:
                         key = _meta_text(up.parent, _META_TEXT_MAX)
                     out.append((8, key, val, order))
                     n_texts += 1

@@ -293,8 +293,7 @@ def render_markup(Doc d, bint scripts=False):
                 if node.type == LXB_ELEMENT:
                     pr = _rm_props[node.local_name] if node.local_name < STATIC_LIMIT else 0
                     if fx_render_node_ns(node) != html_ns:
-                        pr &= ~(RP_VOID | RP_SKIP | RP_SKIP_NOJS | RP_RAW | RP_RCDATA | RP_NOSRC | RP_IMGSRC
-                                | RP_STILL)
+                        pr = 0      # SVG/MathML: none of the HTML properties (RP_*: all eight bits) apply
                     if not (pr & RP_SKIP or (nojs and pr & RP_SKIP_NOJS)):
                         nm = _rm_name(node, &m)
                         _rm_lit(&b, b"<")

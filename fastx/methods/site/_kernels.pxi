@@ -120,7 +120,7 @@ cdef class SiteRules:
             raise ValueError("site rules: token table does not match the token bit width")
         if rl.size and (rl.min() < 0 or rl.max() > st.shape[1]):
             raise ValueError("site rules: a rule is longer than the step arrays")
-        if th.size > 1 and (th[1:] < th[:-1]).any():
+        if th.size > 1 and (th[1:] < th[:th.shape[0] - 1]).any():
             raise ValueError("site rules: the token hashes must be sorted")
         self.keep = (th, tb, st, sn, rl)
         self.tok_hash = <const uint64_t *>cnp.PyArray_DATA(th)
