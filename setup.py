@@ -56,7 +56,7 @@ extensions = [
     Extension(
         "fastx._core",
         ["fastx/_core.pyx"],
-        include_dirs=[numpy.get_include()],
+        include_dirs=[numpy.get_include(), "fastx/include"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=_compile_args,
         extra_link_args=_link_args,

@@ -17,6 +17,7 @@ ATTR_NAMES: tuple[str, ...]
 DROP_TAGS: tuple[str, ...]
 LINK_TAGS: tuple[str, ...]
 BLOCK_TAGS: tuple[str, ...]
+VOID_TAGS: frozenset[str]
 
 @disjoint_base
 class Doc:

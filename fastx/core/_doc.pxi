@@ -93,12 +93,12 @@ cdef inline uint32_t _fnv1a_from(uint32_t h, const unsigned char *s, size_t n) n
     """32-bit FNV-1a of s[0..n) continuing from the hash h."""
     cdef size_t i
     for i in range(n):
-        h = (h ^ s[i]) * 16777619u
+        h = fx_fnv32_step(h, s[i])
     return h
 
 
 cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
-    return _fnv1a_from(2166136261u, s, n)
+    return _fnv1a_from(FX_FNV32_OFFSET, s, n)
 
 
 cdef inline int32_t _tag_of(fx_node *node) noexcept nogil:
@@ -141,8 +141,7 @@ cdef fx_attr *_find_attr(fx_node *node, const char *name, size_t m) noexcept nog
 
 cdef inline bint _attr_value_eq_ci(fx_attr *a, const char *lit, size_t m) noexcept nogil:
     """Case-insensitive, whitespace-trimmed equality of an attribute value with a lower-case literal."""
-    cdef size_t i = 0, j, n
-    cdef unsigned char c
+    cdef size_t i = 0, n
     if a == NULL or a.value == NULL:
         return False
     n = a.value.length
@@ -150,15 +149,7 @@ cdef inline bint _attr_value_eq_ci(fx_attr *a, const char *lit, size_t m) noexce
         i += 1
     while n > i and a.value.data[n - 1] <= 32:
         n -= 1
-    if n - i != m:
-        return False
-    for j in range(m):
-        c = a.value.data[i + j]
-        if 65 <= c <= 90:
-            c += 32
-        if c != <unsigned char>lit[j]:
-            return False
-    return True
+    return n - i == m and fx_ascii_ci_prefix(a.value.data + i, m, lit, m)
 
 
 cdef int _style_bits(fx_attr *a) noexcept nogil:
@@ -1159,14 +1150,7 @@ cdef str _text_of(fx_node *node):
     while cur != NULL:
         if cur.type == LXB_TEXT:
             parts.append(_fx_str(&(<fx_chardata *>cur).data))
-        if cur.first_child != NULL:
-            cur = cur.first_child
-            continue
-        while cur != node and cur.next == NULL:
-            cur = cur.parent
-        if cur == node:
-            break
-        cur = cur.next
+        cur = _dom_next(cur, node, True)
     return "".join(parts)
 
 
@@ -1279,9 +1263,11 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
         free(out)
 
 
-# void elements of the calibration document (_calibrate); cleaned HTML is written by _sanitize.pxi
-_VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-                   "source", "track", "wbr"))
+# the void elements (HTML Living Standard 13.1.2, with the legacy ones parsers still treat as
+# void): no content, no end tag.  The one list for the calibration document below, the cleaned
+# HTML (_sanitize.pxi) and the browser's serialization (_browser.pxi).
+VOID_TAGS = frozenset(("area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img",
+                       "input", "keygen", "link", "meta", "param", "source", "track", "wbr"))
 
 
 # ---------------------------------------------------------------- calibration
@@ -1317,7 +1303,7 @@ def _calibrate():
         "option", "optgroup", "frameset", "frame", "dd", "dt", "li", "rb", "rt", "rp", "rtc",
         "plaintext", "image")]
     attrs = " ".join(f'{a}="v{k}"' for k, a in enumerate(ATTR_NAMES))
-    body = "".join(f"<{t} {attrs}>x</{t}>" if t not in _VOID else f"<{t} {attrs}>" for t in inline_tags)
+    body = "".join(f"<{t} {attrs}>x</{t}>" if t not in VOID_TAGS else f"<{t} {attrs}>" for t in inline_tags)
     tree = LexborHTMLParser(_CALIBRATION.format(body=body))
     ours = []
     node = <fx_node *><uintptr_t>tree.root.mem_id
@@ -1325,14 +1311,7 @@ def _calibrate():
     while node != NULL:
         if node.type == LXB_ELEMENT:
             ours.append((<uintptr_t>node, node.local_name))
-        if node.first_child != NULL:
-            node = node.first_child
-            continue
-        while node != root and node.next == NULL:
-            node = node.parent
-        if node == root:
-            break
-        node = node.next
+        node = _dom_next(node, root, True)
     theirs = [(el.mem_id, el.tag, el) for el in tree.root.traverse(include_text=False)]
     if [p for p, _ in ours] != [p for p, _, _ in theirs]:
         raise LayoutError("fastx: lexbor's DOM node layout differs from the one fastx was built for "

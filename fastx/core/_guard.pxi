@@ -164,10 +164,6 @@ cdef enum:
     _GC_UPPER = 16
 
 
-cdef inline uint32_t _guard_hash_step(uint32_t h, unsigned char c) noexcept nogil:
-    return (h ^ c) * 16777619u
-
-
 def _guard_init():
     """Fill the known-name table (once, at import)."""
     global _guard_nknown
@@ -189,9 +185,9 @@ def _guard_init():
     ids = {}
     for name, cat in sorted(_guard_categories().items()):
         b = name.encode()
-        h = 2166136261u
+        h = FX_FNV32_OFFSET
         for c in b:
-            h = _guard_hash_step(h, c)
+            h = fx_fnv32_step(h, c)
         ident += 1
         slot = h & (_GUARD_HT - 1)
         while _guard_ht_len[slot]:
@@ -911,7 +907,7 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
         elif not _guard_alpha(c):
             continue                                  # '<' as text
         # tag name
-        h = 2166136261u
+        h = FX_FNV32_OFFSET
         m = 0
         words[0] = words[1] = words[2] = words[3] = 0
         while i < n:
@@ -920,7 +916,7 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
                 if _guard_cls[c] & _GC_NAME_END:
                     break
                 c += 32
-            h = _guard_hash_step(h, c)
+            h = fx_fnv32_step(h, c)
             if m < _GUARD_NAME:
                 name[m] = c
             m += 1
@@ -938,7 +934,7 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
             key = <uint32_t>ident * 2654435761u
             if not cat & _G_A:                        # (at most one <a> is ever active)
                 for k in range(i, gt):                # Noah's ark tells entries apart by attributes
-                    key = _guard_hash_step(key, s[k])
+                    key = fx_fnv32_step(key, s[k])
             key |= 1
         i = gt + 1
         if g.flat:

@@ -98,3 +98,16 @@ cdef enum:
     LXB_TEXT = 3
     LXB_CDATA = 4
     LXB_COMMENT = 8
+
+
+cdef inline fx_node *_dom_next(fx_node *node, fx_node *root, bint descend) noexcept nogil:
+    """Preorder successor of `node` within the subtree of `root` (NULL at its end): the first
+    child when `descend` and there is one, else the next sibling of the nearest ancestor-or-self
+    below `root` that has one.  Every iterative walk over lexbor's tree takes its steps here."""
+    if descend and node.first_child != NULL:
+        return node.first_child
+    while node != root and node.next == NULL:
+        node = node.parent
+    if node == root:
+        return NULL
+    return node.next

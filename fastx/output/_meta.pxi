@@ -72,17 +72,7 @@ cdef void _meta_init():
 
 cdef inline bint _meta_ci_at(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
     """`s` starts with the lower-case literal, ASCII case ignored."""
-    cdef size_t j
-    cdef unsigned char c
-    if m > n:
-        return False
-    for j in range(m):
-        c = s[j]
-        if 65 <= c <= 90:
-            c += 32
-        if c != <unsigned char>lit[j]:
-            return False
-    return True
+    return fx_ascii_ci_prefix(s, n, lit, m)
 
 
 cdef inline bint _meta_ci_has(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
@@ -171,7 +161,7 @@ cdef str _meta_text(fx_node *node, size_t limit):
                     and tag != _meta_id_noscript and tag != _meta_id_svg:
                 cur = cur.first_child
                 continue
-        cur = _rm_next(cur, node, False)
+        cur = _dom_next(cur, node, False)
     return (<bytes>buf[:k]).decode("utf-8", "ignore")
 
 
@@ -389,5 +379,5 @@ def meta_scan(Doc doc):
                         key = _meta_text(up.parent, _META_TEXT_MAX)
                     out.append((8, key, val, order))
                     n_texts += 1
-        node = _rm_next(node, root, descend)
+        node = _dom_next(node, root, descend)
     return metas, multi, out

@@ -34,7 +34,6 @@
 #   (tables, nested links) but cannot create an element or an attribute.  The
 #   buffer is decoded as UTF-8 with replacement, so the str is valid UTF-8.
 
-_SZ_VOID_TAGS = ("br", "hr", "img", "col", "source", "wbr")
 _SZ_TAGS = ("p", "div", "span", "section", "article", "main", "header", "footer", "aside", "nav", "hgroup",
             "address", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd", "table", "thead",
             "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "col", "pre", "code", "kbd", "samp", "var",
@@ -134,7 +133,7 @@ def _sz_init():
         _SZ_KEEP.append(bname)
         _sz_tag_name[lid] = <const unsigned char *>bname
         _sz_tag_len[lid] = len(bname)
-        _sz_props[lid] = SZ_KEEP | (SZ_VOID if t in _SZ_VOID_TAGS else 0)
+        _sz_props[lid] = SZ_KEEP | (SZ_VOID if t in VOID_TAGS else 0)
         mask = 0
         for an in _SZ_GLOBAL_ATTRS + _SZ_ATTRS.get(t, ()):
             mask |= 1u << <int>codes[an]
@@ -164,17 +163,7 @@ cdef uint8_t _sz_dyn_code(const unsigned char *s, size_t m) noexcept nogil:
 
 cdef inline bint _sz_lower_eq(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
     """ASCII case-insensitive equality with a lower-case literal."""
-    cdef size_t j
-    cdef unsigned char c
-    if n != m:
-        return False
-    for j in range(m):
-        c = s[j]
-        if 65 <= c <= 90:
-            c += 32
-        if c != <unsigned char>lit[j]:
-            return False
-    return True
+    return n == m and fx_ascii_ci_prefix(s, n, lit, m)
 
 
 cdef bint _sz_url_ok(const unsigned char *s, size_t n, bint image) noexcept nogil:

@@ -47,8 +47,6 @@ cdef size_t _rm_attr_len[STATIC_LIMIT]
 _RM_KEEP = []                 # bytes the name tables point into
 _rm_ready = False
 
-_RM_VOID = ("area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",
-            "keygen", "link", "meta", "param", "source", "track", "wbr")
 
 
 cdef struct _RmBuf:
@@ -134,17 +132,6 @@ cdef inline const unsigned char *_rm_aname(fx_attr *a, size_t *m) noexcept nogil
     return fx_hash_entry_str(e)
 
 
-cdef inline fx_node *_rm_next(fx_node *node, fx_node *root, bint descend) noexcept nogil:
-    """Preorder successor of `node` within `root` (NULL at the end)."""
-    if descend and node.first_child != NULL:
-        return node.first_child
-    while node != root and node.next == NULL:
-        node = node.parent
-    if node == root:
-        return NULL
-    return node.next
-
-
 cdef void _rm_set_tag(uintptr_t lid, bytes name):
     _RM_KEEP.append(name)
     _rm_tag_name[lid] = <const unsigned char *>name
@@ -171,7 +158,7 @@ def _rm_init():
         _rm_set_tag(lid, name.encode())
     props = {RP_SKIP: ("noscript", "template", "meta", "link", "base"), RP_SKIP_NOJS: ("script",),
              RP_RAW: ("style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext"),
-             RP_RCDATA: ("textarea", "title"), RP_VOID: _RM_VOID,
+             RP_RCDATA: ("textarea", "title"), RP_VOID: VOID_TAGS,
              RP_NOSRC: ("iframe", "frame", "embed", "object"), RP_IMGSRC: ("img", "source"),
              RP_STILL: ("marquee",)}
     for bit, names in props.items():
@@ -194,7 +181,7 @@ cdef bint _rm_known(fx_node *root) noexcept nogil:
                 if a.node.local_name < STATIC_LIMIT and _rm_attr_name[a.node.local_name] == NULL:
                     return False
                 a = a.next
-        node = _rm_next(node, root, True)
+        node = _dom_next(node, root, True)
     return True
 
 

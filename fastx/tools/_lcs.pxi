@@ -259,9 +259,9 @@ def token_ids(str a, str b):
                 kind, data = ka, da
             else:
                 kind, data = kb, db
-            h = <uint64_t>14695981039346656037ULL
+            h = FX_FNV64_OFFSET
             for k in range(st[t], st[t] + ln[t]):
-                h = (h ^ <uint64_t>PyUnicode_READ(kind, data, k)) * <uint64_t>1099511628211ULL
+                h = fx_fnv64_step(h, <uint64_t>PyUnicode_READ(kind, data, k))
             slot = <Py_ssize_t>(h & <uint64_t>(size - 1))
             while True:
                 q = table[slot]

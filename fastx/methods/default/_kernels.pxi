@@ -240,12 +240,12 @@ cdef uint16_t _gbt_value_groups(fx_attr *a) noexcept nogil:
                 j += 1           # an all-caps run stays one token
             else:
                 break
-        h = 2166136261u
+        h = FX_FNV32_OFFSET
         for k in range(i, j):
             c = s[k]
             if 65 <= c <= 90:
                 c += 32
-            h = (h ^ c) * 16777619u
+            h = fx_fnv32_step(h, c)
             if k - i >= 1 and k - i < 12:
                 bits |= _gbt_lookup(h, k - i + 1, k + 1 == j)
         i = j
@@ -323,20 +323,20 @@ cdef Py_ssize_t _gbt_next_token(const unsigned char *s, Py_ssize_t n, Py_ssize_t
             start = i
             cp = _utf8_next(s, n, &i)
             if _is_cjk(cp):
-                hash[0] = (2166136261u ^ cp) * 16777619u
+                hash[0] = fx_fnv32_step(FX_FNV32_OFFSET, cp)
                 pos[0] = i
                 return 1
             if not _is_word_char(cp) or _is_space(cp):
                 continue
             i = start
         # a word: word characters up to the next other character (or CJK one)
-        h = 2166136261u
+        h = FX_FNV32_OFFSET
         while i < <size_t>n:
             if s[i] < 128:
                 lc = _gbt_tok_ascii[s[i]]
                 if lc == 0:
                     break
-                h = (h ^ lc) * 16777619u
+                h = fx_fnv32_step(h, lc)
                 i += 1
             else:
                 start = i
@@ -344,7 +344,7 @@ cdef Py_ssize_t _gbt_next_token(const unsigned char *s, Py_ssize_t n, Py_ssize_t
                 if _is_cjk(cp) or not _is_word_char(cp) or _is_space(cp):
                     i = start
                     break
-                h = (h ^ cp) * 16777619u
+                h = fx_fnv32_step(h, cp)
             k += 1
         hash[0] = h
         pos[0] = i
@@ -650,12 +650,12 @@ cdef inline void _gbt_groups_add(_GbtGroups *g, Py_ssize_t i, Py_ssize_t p, int3
                                  int32_t c, int32_t lc) noexcept nogil:
     """Element i (parent p, holding text) into the group of its siblings with the same tag and
     class value (the class value's first 128 bytes)."""
-    cdef uint32_t h, sg = (2166136261u ^ <uint32_t>tag) * 16777619u
+    cdef uint32_t h, sg = fx_fnv32_step(FX_FNV32_OFFSET, <uint32_t>tag)
     cdef fx_attr *a = (<fx_element *>node).attr_class
     cdef Py_ssize_t slot
     if a != NULL and a.value != NULL and a.value.data != NULL:
         sg = _fnv1a_from(sg, a.value.data, a.value.length if a.value.length < 128 else 128)
-    h = (sg ^ (<uint32_t>p * 2654435761u)) * 16777619u
+    h = fx_fnv32_step(sg, <uint32_t>p * 2654435761u)
     slot = h & g.mask
     while g.cnt[slot] and not (g.par[slot] == p and g.sig[slot] == sg):
         slot = (slot + 1) & g.mask

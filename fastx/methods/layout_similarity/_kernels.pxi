@@ -28,7 +28,7 @@ cdef inline uint64_t _layout_mix(uint64_t a, uint64_t b) noexcept nogil:
 cdef inline uint64_t _layout_fnv64(uint64_t h, const unsigned char *s, size_t n) noexcept nogil:
     cdef size_t i
     for i in range(n):
-        h = (h ^ s[i]) * 0x100000001B3ULL
+        h = fx_fnv64_step(h, s[i])
     return h
 
 
@@ -38,11 +38,11 @@ cdef inline uint64_t _layout_fnv64_nodigits(uint64_t h, const unsigned char *s, 
     cdef size_t i = 0
     while i < n:
         if 48 <= s[i] <= 57:
-            h = (h ^ 48) * 0x100000001B3ULL
+            h = fx_fnv64_step(h, 48)
             while i < n and 48 <= s[i] <= 57:
                 i += 1
         else:
-            h = (h ^ s[i]) * 0x100000001B3ULL
+            h = fx_fnv64_step(h, s[i])
             i += 1
     return h
 

@@ -35,15 +35,9 @@ def site_tag_id(str name):
 cdef inline void _site_set_token(uint64_t h, const uint64_t *tok_hash, Py_ssize_t ntok, const int32_t *tok_bit,
                                  uint64_t *bits) noexcept nogil:
     """Set the bit of token hash h (binary search in the sorted table), if a rule names it."""
-    cdef Py_ssize_t lo = 0, hi = ntok, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if tok_hash[mid] < h:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < ntok and tok_hash[lo] == h:
-        bits[tok_bit[lo] >> 6] |= (<uint64_t>1) << (tok_bit[lo] & 63)
+    cdef Py_ssize_t at
+    if fx_find_u64(tok_hash, ntok, h, &at):
+        bits[tok_bit[at] >> 6] |= (<uint64_t>1) << (tok_bit[at] & 63)
 
 
 cdef void _site_tokens(fx_node *node, const uint64_t *tok_hash, Py_ssize_t ntok, const int32_t *tok_bit,

@@ -55,17 +55,17 @@ cdef inline uint64_t _vsse_fnv(uint64_t h, uint32_t cp) noexcept nogil:
     if cp < 0x80:
         if 65 <= cp <= 90:
             cp += 32
-        return (h ^ cp) * 0x100000001B3ULL
+        return fx_fnv64_step(h, cp)
     if cp < 0x800:
-        h = (h ^ (0xC0 | (cp >> 6))) * 0x100000001B3ULL
+        h = fx_fnv64_step(h, (0xC0 | (cp >> 6)))
     elif cp < 0x10000:
-        h = (h ^ (0xE0 | (cp >> 12))) * 0x100000001B3ULL
-        h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * 0x100000001B3ULL
+        h = fx_fnv64_step(h, (0xE0 | (cp >> 12)))
+        h = fx_fnv64_step(h, (0x80 | ((cp >> 6) & 0x3F)))
     else:
-        h = (h ^ (0xF0 | (cp >> 18))) * 0x100000001B3ULL
-        h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * 0x100000001B3ULL
-        h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * 0x100000001B3ULL
-    return (h ^ (0x80 | (cp & 0x3F))) * 0x100000001B3ULL
+        h = fx_fnv64_step(h, (0xF0 | (cp >> 18)))
+        h = fx_fnv64_step(h, (0x80 | ((cp >> 12) & 0x3F)))
+        h = fx_fnv64_step(h, (0x80 | ((cp >> 6) & 0x3F)))
+    return fx_fnv64_step(h, (0x80 | (cp & 0x3F)))
 
 
 cdef inline bint _vsse_letter(uint32_t cp) noexcept nogil:
@@ -76,14 +76,8 @@ cdef inline bint _vsse_letter(uint32_t cp) noexcept nogil:
 
 
 cdef inline bint _vsse_is_stop(uint64_t h, const uint64_t *stop, Py_ssize_t nstop) noexcept nogil:
-    cdef Py_ssize_t lo = 0, hi = nstop, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if stop[mid] < h:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < nstop and stop[lo] == h
+    cdef Py_ssize_t at
+    return fx_find_u64(stop, nstop, h, &at)
 
 
 cdef inline bint _vsse_ascii_alnum(unsigned char c) noexcept nogil:
@@ -143,10 +137,10 @@ cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, _VsseSink *
                 if not _vsse_ascii_alnum(c):
                     break
                 if c <= 57:
-                    h = (h ^ c) * 0x100000001B3ULL
+                    h = fx_fnv64_step(h, c)
                 else:
                     digits = False
-                    h = (h ^ (c | 32)) * 0x100000001B3ULL
+                    h = fx_fnv64_step(h, (c | 32))
                 i += 1
             else:
                 j = i
@@ -1065,7 +1059,7 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
                the title begins with the leaf (one word)
       has_delim 1 where delim >= 0
     `dict_keys` are sorted attribute_hash values, `dict_vals` their entry ids."""
-    cdef Py_ssize_t n = d.n, i, at, words, lo, hi, mid, nd = dict_keys.shape[0], tn
+    cdef Py_ssize_t n = d.n, i, at, words, lo, nd = dict_keys.shape[0], tn
     cdef const uint8_t *kind = d.c_kind
     cdef const int64_t *off = d.c_text_off
     cdef const int32_t *tlen = d.c_text_len
@@ -1103,17 +1097,8 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
                 continue
             delim[i] = <int32_t>at
             has_delim[i] = at >= 0
-            if words > 0:
-                lo = 0
-                hi = nd
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    if dict_keys[mid] < h:
-                        lo = mid + 1
-                    else:
-                        hi = mid
-                if lo < nd and dict_keys[lo] == h:
-                    label[i] = dict_vals[lo]
+            if words > 0 and nd > 0 and fx_find_u64(&dict_keys[0], nd, h, &lo):
+                label[i] = dict_vals[lo]
     return delim_arr, label_arr, title_arr, has_arr
 
 
