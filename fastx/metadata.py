@@ -656,9 +656,12 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             if d == md.date:
                 first = None
                 break
-            if first is None and dist <= SHOWN_NEAR:
+            if first is None:      # the nearest dateline decides whether the rest is read
+                if dist > SHOWN_NEAR or d >= md.date or \
+                        (_date.fromisoformat(md.date) - _date.fromisoformat(d)).days < 2:
+                    break
                 first = (d, how)
-        if first is not None and (_date.fromisoformat(md.date) - _date.fromisoformat(first[0])).days >= 2:
+        if first is not None:
             md.date, src["date"] = first
     if md.date is None:
         set_("date", url_date(url) or url_date(canonical), "url")
@@ -1013,6 +1016,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
 
 
 _UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
+_NOT_DATELINE = re.compile(r"comment|related|footer|copyright", re.I)       # class/id of other items' dates
 
 
 def _shown_dates(times, hints, texts, years, h1_order: int):
@@ -1022,13 +1026,15 @@ def _shown_dates(times, hints, texts, years, h1_order: int):
     first, over the _VISIBLE_TRIES nearest. Yields (date, "time" or "byline", labelled as an
     update ("Updated ...", "Last modified"))."""
     entries = []
+    has_year = _HAS_YEAR.search      # every date parse_date reads has a year: the rest is not a dateline
     for dt, raw, order in times[:10]:
-        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, dt, raw))
+        if has_year(dt) or has_year(raw):
+            entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, dt, raw))
     for key, raw, order in texts:
-        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 1, key, raw))
+        if has_year(key) or has_year(raw):
+            entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 1, key, raw))
     for key, raw, order in hints:
-        k = key.lower()
-        if len(raw) < 400 and not any(w in k for w in ("comment", "related", "footer", "copyright")):
+        if len(raw) < 400 and has_year(raw) and _NOT_DATELINE.search(key) is None:
             entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 2, "", raw))
     for raw, order in years:
         entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 3, "", raw))
