@@ -819,13 +819,16 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
             if isinstance(v, str) and _clean(v):
                 cands.append((strip_site_suffix(v, site, host), "json-ld"))
                 break
+    seen = set()         # og:title, twitter:title and <title> are often one text: stripped once
     for k, s in (("og:title", "opengraph"), ("twitter:title", "twitter"), ("title", "meta"),
                  ("dc.title", "meta"), ("parsely-title", "meta"), ("sailthru.title", "meta")):
-        if k in metas and _clean(metas[k]):
-            cands.append((strip_site_suffix(metas[k], site, host), s))
+        v = metas.get(k)
+        if v and v not in seen and _clean(v):
+            seen.add(v)
+            cands.append((strip_site_suffix(v, site, host), s))
     if "headline" in items and _clean(items["headline"][0][0]):
         cands.append((_clean(items["headline"][0][0]), "microdata"))
-    stripped = strip_site_suffix(raw_title, site, host) if raw_title else ""
+    stripped = strip_site_suffix(raw_title, site, host) if raw_title and raw_title not in seen else ""
     if stripped:
         cands.append((stripped, "title"))
     keys = [_key(c) for c, _ in cands]
@@ -840,8 +843,12 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
     # the leading segments of the candidates (a site or section name follows the separator)
     seg_keys, tail_keys = set(), set()
     heads: list[tuple[str, str, str]] = []        # (key, text, source) of each candidate's first segment
+    split_seen = set()
     for c, s in cands + [(raw_title, "title")]:
-        ps = _TITLE_SEPS.split(c) if c else []
+        if not c or c in split_seen:
+            continue
+        split_seen.add(c)
+        ps = _TITLE_SEPS.split(c)
         seg_keys.update(_key(p) for p in ps[:-1])
         if len(ps) > 1:
             tail_keys.add(_key(ps[-1]))
