@@ -651,18 +651,12 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
         # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
         # first publication (a CMS that migrated or republished the page stamped it anew)
-        first = None
-        for d, how, _, dist in _shown_dates(times, hints, texts, years, h1s[0][1] if h1s else 0):
-            if d == md.date:
-                first = None
-                break
-            if first is None:      # the nearest dateline decides whether the rest is read
-                if dist > SHOWN_NEAR or d >= md.date or \
-                        (_date.fromisoformat(md.date) - _date.fromisoformat(d)).days < 2:
-                    break
-                first = (d, how)
-        if first is not None:
-            md.date, src["date"] = first
+        h1_order = h1s[0][1] if h1s else 0
+        first = next(_shown_dates(times, hints, texts, years, h1_order, SHOWN_NEAR), None)
+        if first is not None and first[0] < md.date and \
+                (_date.fromisoformat(md.date) - _date.fromisoformat(first[0])).days >= 2 and \
+                all(d != md.date for d, _, _, _ in _shown_dates(times, hints, texts, years, h1_order)):
+            md.date, src["date"] = first[0], first[1]
     if md.date is None:
         set_("date", url_date(url) or url_date(canonical), "url")
 
@@ -1026,25 +1020,30 @@ _UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jo
 _NOT_DATELINE = re.compile(r"comment|related|footer|copyright", re.I)       # class/id of other items' dates
 
 
-def _shown_dates(times, hints, texts, years, h1_order: int):
+def _shown_dates(times, hints, texts, years, h1_order: int, limit: int = 1 << 30):
     """The dates the page shows in its datelines, nearest the headline first (after it before
     before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
     发布时间：... text, short texts holding a date. The raw scan records are parsed lazily, nearest
-    first, over the _VISIBLE_TRIES nearest. Yields (date, "time" or "byline", labelled as an
-    update ("Updated ...", "Last modified"))."""
+    first, over the _VISIBLE_TRIES nearest (and at most `limit` elements away). Yields (date,
+    "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance)."""
     entries = []
     has_year = _HAS_YEAR.search      # every date parse_date reads has a year: the rest is not a dateline
     for dt, raw, order in times[:10]:
-        if has_year(dt) or has_year(raw):
-            entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, dt, raw))
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and (has_year(dt) or has_year(raw)):
+            entries.append((dist, 0, dt, raw))
     for key, raw, order in texts:
-        if has_year(key) or has_year(raw):
-            entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 1, key, raw))
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and (has_year(key) or has_year(raw)):
+            entries.append((dist, 1, key, raw))
     for key, raw, order in hints:
-        if len(raw) < 400 and has_year(raw) and _NOT_DATELINE.search(key) is None:
-            entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 2, "", raw))
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and len(raw) < 400 and has_year(raw) and _NOT_DATELINE.search(key) is None:
+            entries.append((dist, 2, "", raw))
     for raw, order in years:
-        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 3, "", raw))
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit:
+            entries.append((dist, 3, "", raw))
     entries.sort()
     for dist, rank, a, b in entries[:_VISIBLE_TRIES]:
         if rank == 0:
