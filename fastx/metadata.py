@@ -483,6 +483,23 @@ _TAG_META = ("article:tag", "keywords", "news_keywords", "parsely-tags", "sailth
 _CAT_META = ("article:section", "parsely-section", "og:article:section", "category", "section",
              "dc.subject", "sailthru.section")
 
+# <meta> name -> [(field group, rank)]: a page's <meta> names are sorted into the groups above in
+# one pass over them (a page has ~20; the groups list ~80 names)
+_META_GROUPS: dict[str, list[tuple[str, int]]] = {}
+for _g, _names in (("date", _DATE_META), ("mod", _MOD_META), ("author", _AUTHOR_META), ("site", _SITE_META),
+                   ("tag", _TAG_META), ("cat", _CAT_META)):
+    for _i, _k in enumerate(_names):
+        _META_GROUPS.setdefault(_k, []).append((_g, _i))
+
+
+def _meta_groups(metas: dict) -> dict[str, list[str]]:
+    """The page's <meta> names of each field group, in the group's order of trust."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for k in metas:
+        for g, i in _META_GROUPS.get(k, ()):
+            found.setdefault(g, []).append((i, k))
+    return {g: [k for _, k in sorted(v)] for g, v in found.items()}
+
 
 def extract_metadata(doc, url: str | None = None) -> Metadata:
     """Metadata of a parsed page (a :class:`fastx.Doc`); `url` defaults to ``doc.url``."""
@@ -561,8 +578,9 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             pub = pub[0] if pub else None
         if isinstance(pub, dict) and isinstance(pub.get("name"), str):
             set_("sitename", _clean(pub["name"]), "json-ld")
-    for k in _SITE_META:
-        v = metas.get(k)
+    groups = _meta_groups(metas)
+    for k in groups.get("site", ()):
+        v = metas[k]
         if v and not v.startswith("http") and not (k == "twitter:site" and md.sitename):
             if set_("sitename", _clean(v.lstrip("@")), "opengraph" if k.startswith("og:") else "meta"):
                 break
@@ -583,8 +601,8 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 set_("author", author, "json-ld")
                 break
     if md.author is None:
-        for k in _AUTHOR_META:
-            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+        for k in groups.get("author", ()):
+            v = meta_multi.get(k) or [metas[k]]
             if not v:
                 continue
             if k == "twitter:data1" and "author" not in metas.get("twitter:label1", "").lower() \
@@ -610,14 +628,14 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
     if md.date is None and page_obj is not None:
         set_("date", parse_date(_ld_str(page_obj.get("datePublished"))), "json-ld")
     if md.date is None:
-        for k in _DATE_META:
-            if k in metas and set_("date", parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
+        for k in groups.get("date", ()):
+            if set_("date", parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
                 break
     if md.date_modified is None:
         if page_obj is not None:
             set_("date_modified", parse_date(_ld_str(page_obj.get("dateModified"))), "json-ld")
-        for k in _MOD_META:
-            if k in metas and set_("date_modified", parse_date(metas[k]), "meta"):
+        for k in groups.get("mod", ()):
+            if set_("date_modified", parse_date(metas[k]), "meta"):
                 break
     if md.date is None:
         # the first microdata date in page order: the main item's (a forum's question, not the
@@ -707,8 +725,8 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
         if set_("tags", _dedupe(tags)[:50], "json-ld"):
             pass
     if not md.tags:
-        for k in _TAG_META:
-            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+        for k in groups.get("tag", ()):
+            v = meta_multi.get(k) or [metas[k]]
             if v:
                 ts = [t.strip() for x in v for t in (x.split(",") if len(v) == 1 else [x]) if t.strip()]
                 if set_("tags", _dedupe(ts)[:50], "opengraph" if k.startswith(("article:", "og:")) else "meta"):
@@ -722,8 +740,8 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             cats = [_clean(x) for x in sec if isinstance(x, str)]
         set_("categories", _dedupe([c for c in cats if c])[:20], "json-ld")
     if not md.categories:
-        for k in _CAT_META:
-            v = meta_multi.get(k) or ([metas[k]] if k in metas else None)
+        for k in groups.get("cat", ()):
+            v = meta_multi.get(k) or [metas[k]]
             if v and set_("categories", _dedupe([_clean(x) for x in v if x.strip()])[:20],
                           "opengraph" if k.startswith(("article:", "og:")) else "meta"):
                 break
