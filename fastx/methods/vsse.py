@@ -105,15 +105,16 @@ from .. import characteristics as _chars
 from ..errors import InputError
 from . import register
 
-REFINE = ("unpunctuated", "all", "none")
+REFINE = ("unpunctuated", "links", "all", "none")
 AGGREGATION = ("areas", "pcs")
 # Sect. 4.1: "unrelated tags and parts" pruned before extraction besides scripts: the
 # controls of forms (not <form> itself, which some sites wrap around the whole page)
-CONTROL_TAGS = ("fieldset", "legend", "input", "select", "optgroup", "option", "textarea", "button",
+CONTROL_TAGS = ("input", "select", "optgroup", "option", "textarea", "button",
                 "label")
 _CONTROLS = None
 # Sect. 4.3.1: "text that is given as special presentations ... such as using <h> for
 # highlights": what the aggregation covers on purpose, not left to the SimHash test
+_NF_IN_LINK = 2      # Doc.flags: the node is inside a link
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _HEADINGS = None
 
@@ -174,7 +175,7 @@ def seeds(doc, T1: float = 0.8, characteristics=None, links: bool = False) -> np
 @register("vsse-strict", "VSSE with SimHash judging every paragraph against title + description",
           refine="all")
 def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = True,
-         refine: str = "unpunctuated", characteristics=None, aggregation: str = "areas",
+         refine: str = "links", characteristics=None, aggregation: str = "areas",
          join: float = 0.8, container: bool = True, links: bool = False, together: float = 3.0,
          floor: float = 0.1, headings: bool = True, share: float = 0.3):
     """Keep mask of VSSE over `doc` (see the module docstring).
@@ -234,6 +235,9 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
     if refine != "none":
         judged = keep
         keep = _core.vsse_refine(doc, keep, f"{doc.title} {doc.description}", T2, float(L), refine == "all")
+        if refine == "links":
+            # only link text can go: plain text the aggregation covered stays
+            keep = keep | (judged & ((np.asarray(doc.flags) & _NF_IN_LINK) == 0))
         if headings and refine != "all":
             keep = keep | (judged & heading_mask(doc))   # Sect. 4.3.1's <h> highlights stay
     return keep
