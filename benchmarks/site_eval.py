@@ -23,8 +23,8 @@ CleanPortalEval groups by site: the file name's domain (bbc.co.uk,
 blogs.wsj.com, tv.msnbc.com, washingtonpost.com).  ``wcxb-sites`` is
 wcxb-dev's pages grouped by their URL's host (``www.`` dropped), the hosts
 with at least three pages (39 sites, modern pages of every type: product,
-documentation, forum, article ...): site groups that no method was tuned on.  SWDE booksamillion is one
-site; it has no gold text, so it reports compare.py's value recall (share of
+documentation, forum, article ...): site groups that neither layout nor
+site was tuned on.  SWDE booksamillion is one site; it has no gold text, so it reports compare.py's value recall (share of
 the ground-truth attribute values found in the output) and the mean output
 length (the noise proxy) instead of text precision and recall.
 

@@ -94,8 +94,8 @@ Audit against the paper, step by step (where fastx departs, and why):
   need a rule of their own.  CPE, five learning pages: F1 0.921 -> 0.938
   (precision 0.952 -> 0.948, recall 0.893 -> 0.929); ten learning pages:
   0.900 -> 0.916.  wcxb-dev's 39 hosts with three or more pages
-  (``--dataset wcxb-sites``, pages of every type, no method tuned there):
-  0.336 -> 0.343.
+  (``--dataset wcxb-sites``, pages of every type, which neither site nor
+  layout was tuned on): 0.336 -> 0.343.
 
 Measured (``python benchmarks/site_eval.py --dataset cpe --methods site
 --train 5 --decode-gold``: rules learned from five pages of each

@@ -117,9 +117,10 @@ where it goes:
   the paper's comment limitation traded for another page type's content.
 
 The same run on wcxb-dev's 39 hosts with three or more pages (``--dataset
-wcxb-sites``: modern pages of every type, tuned on by no method): layout F1
-0.618 (precision 0.587, recall 0.652), readability-lxml 0.532 (0.617,
-0.468), trafilatura 0.659 (0.632, 0.689); by page type, layout's precision
+wcxb-sites``: modern pages of every type, which neither layout nor site
+was tuned on): layout F1 0.618 (precision 0.587, recall 0.652),
+readability-lxml 0.532 (0.617, 0.468), trafilatura 0.659 (0.632, 0.689);
+by page type, layout's precision
 is 0.863 on articles, 0.911 on forums, 0.799 on documentation and 0.30-0.45
 on product, collection and listing pages, which the paper leaves out of
 its scope (Sect. 2: topic pages; hub pages are not extracted).
