@@ -24,9 +24,10 @@ blogs.wsj.com, tv.msnbc.com, washingtonpost.com).  ``wcxb-sites`` is
 wcxb-dev's pages grouped by their URL's host (``www.`` dropped), the hosts
 with at least three pages (39 sites, modern pages of every type: product,
 documentation, forum, article ...): site groups that neither layout nor
-site was tuned on.  SWDE booksamillion is one site; it has no gold text, so it reports compare.py's value recall (share of
-the ground-truth attribute values found in the output) and the mean output
-length (the noise proxy) instead of text precision and recall.
+site was tuned on.  SWDE booksamillion is one site; it has no gold text,
+so it reports compare.py's value recall (share of the ground-truth
+attribute values found in the output) and the mean output length (the
+noise proxy) instead of text precision and recall.
 
     python benchmarks/site_eval.py --dataset cpe --json site_eval.json
     python benchmarks/site_eval.py --dataset swde-book --limit 300 --methods layout
