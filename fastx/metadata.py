@@ -968,6 +968,12 @@ def _byline_names(raw: str, single_words: bool = False) -> list[str]:
     return names
 
 
+# class/id/rel values naming an author's element, and those naming its picture, bio, label or
+# a comment's author instead (searched in the value, case ignored)
+_AUTHOR_HINT = re.compile(r"author|byline|writer|user-?name", re.I)
+_NOT_AUTHOR_HINT = re.compile(r"avatar|bio|image|img|photo|desc|social|title|label|box|comment|reply|quote", re.I)
+
+
 # the visible candidates tried, nearest the headline first: a byline or dateline further away
 # than the 30 nearest is another item's (comments, related posts)
 _VISIBLE_TRIES = 30
@@ -986,12 +992,9 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
     h1_order = h1s[0][1] if h1s else 0
     entries = []
     for key, raw, order in hints:
-        key = key.lower()
-        user = "username" in key or "user-name" in key
-        if ("author" in key or "byline" in key or "writer" in key or user) and not any(
-                b in key for b in ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label",
-                                   "box", "comment", "reply", "quote")):
-            entries.append((order < h1_order, abs(order - h1_order), 0, raw, user))
+        if _AUTHOR_HINT.search(key) is not None and _NOT_AUTHOR_HINT.search(key) is None:
+            key = key.lower()
+            entries.append((order < h1_order, abs(order - h1_order), 0, raw, "username" in key or "user-name" in key))
     for key, raw, order in texts:
         entries.append((order < h1_order, abs(order - h1_order), 1, raw, key))
     entries.sort()
