@@ -483,6 +483,23 @@ _TAG_META = ("article:tag", "keywords", "news_keywords", "parsely-tags", "sailth
 _CAT_META = ("article:section", "parsely-section", "og:article:section", "category", "section",
              "dc.subject", "sailthru.section")
 
+# <meta> name -> [(field group, rank)]: a page's <meta> names are sorted into the groups above in
+# one pass over them (a page has ~20; the groups list ~80 names)
+_META_GROUPS: dict[str, list[tuple[str, int]]] = {}
+for _g, _names in (("date", _DATE_META), ("mod", _MOD_META), ("author", _AUTHOR_META), ("site", _SITE_META),
+                   ("tag", _TAG_META), ("cat", _CAT_META)):
+    for _i, _k in enumerate(_names):
+        _META_GROUPS.setdefault(_k, []).append((_g, _i))
+
+
+def _meta_groups(metas: dict) -> dict[str, list[str]]:
+    """The page's <meta> names of each field group, in the group's order of trust."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for k in metas:
+        for g, i in _META_GROUPS.get(k, ()):
+            found.setdefault(g, []).append((i, k))
+    return {g: [k for _, k in sorted(v)] for g, v in found.items()}
+
 
 def extract_metadata(doc, url: str | None = None) -> Metadata:
     """Metadata of a parsed page (a :class:`fastx.Doc`); `url` defaults to ``doc.url``."""
@@ -561,8 +578,9 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             pub = pub[0] if pub else None
         if isinstance(pub, dict) and isinstance(pub.get("name"), str):
             set_("sitename", _clean(pub["name"]), "json-ld")
-    for k in _SITE_META:
-        v = metas.get(k)
+    groups = _meta_groups(metas)
+    for k in groups.get("site", ()):
+        v = metas[k]
         if v and not v.startswith("http") and not (k == "twitter:site" and md.sitename):
             if set_("sitename", _clean(v.lstrip("@")), "opengraph" if k.startswith("og:") else "meta"):
                 break
@@ -583,15 +601,15 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 set_("author", author, "json-ld")
                 break
     if md.author is None:
-        for k in _AUTHOR_META:
-            vals = meta_multi.get(k) or ([metas[k]] if k in metas else None)
-            if not vals:
+        for k in groups.get("author", ()):
+            v = meta_multi.get(k) or [metas[k]]
+            if not v:
                 continue
             if k == "twitter:data1" and "author" not in metas.get("twitter:label1", "").lower() \
                     and "written" not in metas.get("twitter:label1", "").lower():
                 continue
             names = []
-            for x in vals:
+            for x in v:
                 if x.startswith("http"):
                     x = _author_from_url(x)
                 names.extend(_split_names(x))
@@ -610,14 +628,14 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
     if md.date is None and page_obj is not None:
         set_("date", parse_date(_ld_str(page_obj.get("datePublished"))), "json-ld")
     if md.date is None:
-        for k in _DATE_META:
-            if k in metas and set_("date", parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
+        for k in groups.get("date", ()):
+            if set_("date", parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
                 break
     if md.date_modified is None:
         if page_obj is not None:
             set_("date_modified", parse_date(_ld_str(page_obj.get("dateModified"))), "json-ld")
-        for k in _MOD_META:
-            if k in metas and set_("date_modified", parse_date(metas[k]), "meta"):
+        for k in groups.get("mod", ()):
+            if set_("date_modified", parse_date(metas[k]), "meta"):
                 break
     if md.date is None:
         # the first microdata date in page order: the main item's (a forum's question, not the
@@ -651,15 +669,12 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
         # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
         # first publication (a CMS that migrated or republished the page stamped it anew)
-        first = None
-        for d, how, _, dist in _shown_dates(times, hints, texts, years, h1s[0][1] if h1s else 0):
-            if d == md.date:
-                first = None
-                break
-            if first is None and dist <= SHOWN_NEAR:
-                first = (d, how)
-        if first is not None and (_date.fromisoformat(md.date) - _date.fromisoformat(first[0])).days >= 2:
-            md.date, src["date"] = first
+        h1_order = h1s[0][1] if h1s else 0
+        first = next(_shown_dates(times, hints, texts, years, h1_order, SHOWN_NEAR), None)
+        if first is not None and first[0] < md.date and \
+                (_date.fromisoformat(md.date) - _date.fromisoformat(first[0])).days >= 2 and \
+                all(d != md.date for d, _, _, _ in _shown_dates(times, hints, texts, years, h1_order)):
+            md.date, src["date"] = first[0], first[1]
     if md.date is None:
         set_("date", url_date(url) or url_date(canonical), "url")
 
@@ -710,10 +725,10 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
         if set_("tags", _dedupe(tags)[:50], "json-ld"):
             pass
     if not md.tags:
-        for k in _TAG_META:
-            vals = meta_multi.get(k) or ([metas[k]] if k in metas else None)
-            if vals:
-                ts = [t.strip() for x in vals for t in (x.split(",") if len(vals) == 1 else [x]) if t.strip()]
+        for k in groups.get("tag", ()):
+            v = meta_multi.get(k) or [metas[k]]
+            if v:
+                ts = [t.strip() for x in v for t in (x.split(",") if len(v) == 1 else [x]) if t.strip()]
                 if set_("tags", _dedupe(ts)[:50], "opengraph" if k.startswith(("article:", "og:")) else "meta"):
                     break
     cats: list[str] = []
@@ -725,9 +740,9 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             cats = [_clean(x) for x in sec if isinstance(x, str)]
         set_("categories", _dedupe([c for c in cats if c])[:20], "json-ld")
     if not md.categories:
-        for k in _CAT_META:
-            vals = meta_multi.get(k) or ([metas[k]] if k in metas else None)
-            if vals and set_("categories", _dedupe([_clean(x) for x in vals if x.strip()])[:20],
+        for k in groups.get("cat", ()):
+            v = meta_multi.get(k) or [metas[k]]
+            if v and set_("categories", _dedupe([_clean(x) for x in v if x.strip()])[:20],
                           "opengraph" if k.startswith(("article:", "og:")) else "meta"):
                 break
     if main is not None:
@@ -817,13 +832,16 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
             if isinstance(v, str) and _clean(v):
                 cands.append((strip_site_suffix(v, site, host), "json-ld"))
                 break
+    seen = set()         # og:title, twitter:title and <title> are often one text: stripped once
     for k, s in (("og:title", "opengraph"), ("twitter:title", "twitter"), ("title", "meta"),
                  ("dc.title", "meta"), ("parsely-title", "meta"), ("sailthru.title", "meta")):
-        if k in metas and _clean(metas[k]):
-            cands.append((strip_site_suffix(metas[k], site, host), s))
+        v = metas.get(k)
+        if v and v not in seen and _clean(v):
+            seen.add(v)
+            cands.append((strip_site_suffix(v, site, host), s))
     if "headline" in items and _clean(items["headline"][0][0]):
         cands.append((_clean(items["headline"][0][0]), "microdata"))
-    stripped = strip_site_suffix(raw_title, site, host) if raw_title else ""
+    stripped = strip_site_suffix(raw_title, site, host) if raw_title and raw_title not in seen else ""
     if stripped:
         cands.append((stripped, "title"))
     keys = [_key(c) for c, _ in cands]
@@ -839,8 +857,12 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
     seg_keys: set[str] = set()
     tail_keys: set[str] = set()
     heads: list[tuple[str, str, str]] = []        # (key, text, source) of each candidate's first segment
+    split_seen = set()
     for c, s in cands + [(raw_title, "title")]:
-        ps = _TITLE_SEPS.split(c) if c else []
+        if not c or c in split_seen:
+            continue
+        split_seen.add(c)
+        ps = _TITLE_SEPS.split(c)
         seg_keys.update(_key(p) for p in ps[:-1])
         if len(ps) > 1:
             tail_keys.add(_key(ps[-1]))
@@ -948,6 +970,12 @@ def _byline_names(raw: str, single_words: bool = False) -> list[str]:
     return names
 
 
+# class/id/rel values naming an author's element, and those naming its picture, bio, label or
+# a comment's author instead (searched in the value, case ignored)
+_AUTHOR_HINT = re.compile(r"author|byline|writer|user-?name", re.I)
+_NOT_AUTHOR_HINT = re.compile(r"avatar|bio|image|img|photo|desc|social|title|label|box|comment|reply|quote", re.I)
+
+
 # the visible candidates tried, nearest the headline first: a byline or dateline further away
 # than the 30 nearest is another item's (comments, related posts)
 _VISIBLE_TRIES = 30
@@ -966,12 +994,9 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
     h1_order = h1s[0][1] if h1s else 0
     entries = []
     for key, raw, order in hints:
-        key = key.lower()
-        user = "username" in key or "user-name" in key
-        if ("author" in key or "byline" in key or "writer" in key or user) and not any(
-                b in key for b in ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label",
-                                   "box", "comment", "reply", "quote")):
-            entries.append((order < h1_order, abs(order - h1_order), 0, raw, user))
+        if _AUTHOR_HINT.search(key) is not None and _NOT_AUTHOR_HINT.search(key) is None:
+            key = key.lower()
+            entries.append((order < h1_order, abs(order - h1_order), 0, raw, "username" in key or "user-name" in key))
     for key, raw, order in texts:
         entries.append((order < h1_order, abs(order - h1_order), 1, raw, key))
     entries.sort()
@@ -1015,25 +1040,33 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
 
 
 _UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
+_NOT_DATELINE = re.compile(r"comment|related|footer|copyright", re.I)       # class/id of other items' dates
 
 
-def _shown_dates(times, hints, texts, years, h1_order: int):
+def _shown_dates(times, hints, texts, years, h1_order: int, limit: int = 1 << 30):
     """The dates the page shows in its datelines, nearest the headline first (after it before
     before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
     发布时间：... text, short texts holding a date. The raw scan records are parsed lazily, nearest
-    first, over the _VISIBLE_TRIES nearest. Yields (date, "time" or "byline", labelled as an
-    update ("Updated ...", "Last modified"))."""
+    first, over the _VISIBLE_TRIES nearest (and at most `limit` elements away). Yields (date,
+    "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance)."""
     entries = []
+    has_year = _HAS_YEAR.search      # every date parse_date reads has a year: the rest is not a dateline
     for dt, raw, order in times[:10]:
-        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 0, dt, raw))
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and (has_year(dt) or has_year(raw)):
+            entries.append((dist, 0, dt, raw))
     for key, raw, order in texts:
-        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 1, key, raw))
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and (has_year(key) or has_year(raw)):
+            entries.append((dist, 1, key, raw))
     for key, raw, order in hints:
-        k = key.lower()
-        if len(raw) < 400 and not any(w in k for w in ("comment", "related", "footer", "copyright")):
-            entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 2, "", raw))
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and len(raw) < 400 and has_year(raw) and _NOT_DATELINE.search(key) is None:
+            entries.append((dist, 2, "", raw))
     for raw, order in years:
-        entries.append((abs(order - h1_order) + (0 if order >= h1_order else 50), 3, "", raw))
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit:
+            entries.append((dist, 3, "", raw))
     entries.sort()
     for dist, rank, a, b in entries[:_VISIBLE_TRIES]:
         if rank == 0:

@@ -536,22 +536,16 @@ cdef Py_ssize_t _gbt_schema_value(const unsigned char *s, Py_ssize_t n, Py_ssize
     return i
 
 
-def page_signals(Doc d):
-    """What a page's markup and words say of its type, for the page-type model
-    (fastx.methods.page_type): ``(schema_types, og_type, word_counts, words)``.
-    `schema_types`: the JSON-LD "@type" values (bytes, at most 64), found by
-    memchr for '@' over the page's bytes; `og_type`: the content of the head's
-    ``<meta property="og:type">`` (lower-cased bytes, b"" none); `word_counts`: per group of
-    PAGE_TYPE_WORDS, its words among the first 16 KB of the page's text;
-    `words`: the tokens read."""
+cdef bytes _gbt_signals(Doc d, list types, int32_t *counts, Py_ssize_t *ntokens):
+    """page_signals' scan (see there): the JSON-LD types into `types`, the word counts per
+    group into counts[0.._GBT_NTYPES), the tokens read into *ntokens; returns og:type."""
     if not _gbt_ready:
         _gbt_init()
     raw = getattr(d.parser, "raw_html", None)
-    types = []
-    og = b""
+    cdef bytes og = b""
     cdef const unsigned char *s
     cdef const unsigned char *p
-    cdef Py_ssize_t n, i, j, k
+    cdef Py_ssize_t n, i
     if isinstance(raw, bytes):
         s = raw
         n = len(raw)
@@ -587,7 +581,6 @@ def page_signals(Doc d):
     cdef Py_ssize_t blen = len(d.text_buf), pos = 0, tokens = 0, slot
     cdef uint32_t h
     cdef int g
-    cdef int32_t counts[_GBT_NTYPES]
     for g in range(_GBT_NTYPES):
         counts[g] = 0
     if blen > _GBT_PT_TEXT_MAX:
@@ -603,7 +596,220 @@ def page_signals(Doc d):
                             counts[g] += 1
                     break
                 slot = (slot + 1) & (_GBT_PT_HT - 1)
+    ntokens[0] = tokens
+    return og
+
+
+def page_signals(Doc d):
+    """What a page's markup and words say of its type, for the page-type model
+    (fastx.methods.page_type): ``(schema_types, og_type, word_counts, words)``.
+    `schema_types`: the JSON-LD "@type" values (bytes, at most 64), found by
+    memchr for '@' over the page's bytes; `og_type`: the content of the head's
+    ``<meta property="og:type">`` (lower-cased bytes, b"" none); `word_counts`: per group of
+    PAGE_TYPE_WORDS, its words among the first 16 KB of the page's text;
+    `words`: the tokens read."""
+    cdef list types = []
+    cdef int32_t counts[_GBT_NTYPES]
+    cdef Py_ssize_t tokens = 0
+    og = _gbt_signals(d, types, counts, &tokens)
     return types, og, [counts[g] for g in range(_GBT_NTYPES)], tokens
+
+
+# ---------------------------------------------------------------- the page-type model's row
+
+DEF _GBT_URL_HT = 256
+cdef uint32_t _gbt_urlw_hash[_GBT_URL_HT]
+cdef uint8_t _gbt_urlw_bits[_GBT_URL_HT]
+cdef uint8_t _gbt_urlw_used[_GBT_URL_HT]
+cdef int _gbt_urlw_groups = 0          # 0: page_type_tables not called yet
+cdef uint32_t _gbt_schema_hash[_GBT_URL_HT]     # schema.org type names (FNV-1a of the exact name)
+cdef uint8_t _gbt_schema_group[_GBT_URL_HT]     # their group + 1 (0: free slot)
+cdef int _gbt_schema_groups = 0
+
+
+cdef int _gbt_schema_lookup(const unsigned char *s, Py_ssize_t n) noexcept nogil:
+    """The schema group of the type name s[0..n) (blanks around it and a schema.org URL
+    before its last "/" ignored), -1 for a name of no group."""
+    cdef Py_ssize_t i
+    while n > 0 and s[n - 1] <= 32:
+        n -= 1
+    for i in range(n - 1, -1, -1):
+        if s[i] == 47 or s[i] <= 32:
+            s += i + 1
+            n -= i + 1
+            break
+    cdef uint32_t h = _fnv1a(s, n)
+    cdef Py_ssize_t slot = h & (_GBT_URL_HT - 1)
+    while _gbt_schema_group[slot]:
+        if _gbt_schema_hash[slot] == h:
+            return _gbt_schema_group[slot] - 1
+        slot = (slot + 1) & (_GBT_URL_HT - 1)
+    return -1
+
+
+def page_type_tables(tuple url_words, tuple schema_types):
+    """Register the page-type model's vocabularies (fastx.methods.page_type, their one copy):
+    `url_words`, per page type the words of a URL path or a title that name it (at most 8
+    groups); `schema_types`, per schema group the schema.org type names in it."""
+    global _gbt_urlw_groups, _gbt_schema_groups
+    if not 0 < len(url_words) <= 8 or not 0 < len(schema_types) <= 16:
+        raise ValueError("page_type_tables: 1 to 8 URL word groups and 1 to 16 schema groups")
+    if not _gbt_ready:
+        _gbt_init()
+    cdef Py_ssize_t slot, pos
+    cdef uint32_t h
+    cdef bytes bw
+    memset(_gbt_urlw_used, 0, _GBT_URL_HT)
+    memset(_gbt_urlw_bits, 0, _GBT_URL_HT)
+    for g, words in enumerate(url_words):
+        for w in words:
+            bw = w.encode()
+            pos = 0
+            if _gbt_next_token(bw, len(bw), &pos, &h) == 0:
+                raise ValueError(f"page_type_tables: {w!r} is not a word")
+            slot = h & (_GBT_URL_HT - 1)
+            while _gbt_urlw_used[slot] and _gbt_urlw_hash[slot] != h:
+                slot = (slot + 1) & (_GBT_URL_HT - 1)
+            _gbt_urlw_used[slot] = 1
+            _gbt_urlw_hash[slot] = h
+            _gbt_urlw_bits[slot] |= <uint8_t>(1 << g)
+    memset(_gbt_schema_group, 0, _GBT_URL_HT)
+    for g, names in enumerate(schema_types):
+        for w in names:
+            bw = w.encode()
+            h = _fnv1a(bw, len(bw))
+            slot = h & (_GBT_URL_HT - 1)
+            while _gbt_schema_group[slot] and _gbt_schema_hash[slot] != h:
+                slot = (slot + 1) & (_GBT_URL_HT - 1)
+            _gbt_schema_hash[slot] = h
+            _gbt_schema_group[slot] = <uint8_t>(g + 1)
+    _gbt_schema_groups = len(schema_types)
+    _gbt_urlw_groups = len(url_words)
+
+
+cdef uint8_t _gbt_url_words(const unsigned char *s, Py_ssize_t n) noexcept nogil:
+    """The URL word groups (bits) that the tokens of s[0..n) name."""
+    cdef Py_ssize_t pos = 0, slot
+    cdef uint32_t h
+    cdef uint8_t bits = 0
+    while _gbt_next_token(s, n, &pos, &h) > 0:
+        slot = h & (_GBT_URL_HT - 1)
+        while _gbt_urlw_used[slot]:
+            if _gbt_urlw_hash[slot] == h:
+                bits |= _gbt_urlw_bits[slot]
+                break
+            slot = (slot + 1) & (_GBT_URL_HT - 1)
+    return bits
+
+
+cdef void _gbt_url_row(const unsigned char *s, Py_ssize_t n, float *x, int groups) noexcept nogil:
+    """The URL columns of the page-type row (fastx.methods.page_type.URL_FEATURE_NAMES) of the
+    URL s[0..n): path depth (non-empty segments), path length and digit share (an empty path
+    is "/"), a year 1980-2049 (a run of exactly four digits) in the path, the site's root
+    (no segment, no query), and per URL word group whether a token of the path or the query
+    names it."""
+    cdef Py_ssize_t i = 0, ps, pe, qs, qe, k, run = 0, depth = 0, digits = 0, plen, seg = 0
+    cdef int year = 0, v = 0
+    cdef uint8_t bits
+    # scheme "://" host, or a path from the start (a relative URL)
+    while i < n and s[i] != 58 and s[i] != 47 and s[i] != 63 and s[i] != 35:     # : / ? #
+        i += 1
+    if i < n and s[i] == 58:
+        i += 1
+        if i + 1 < n and s[i] == 47 and s[i + 1] == 47:
+            i += 2
+            while i < n and s[i] != 47 and s[i] != 63 and s[i] != 35:
+                i += 1
+    else:
+        i = 0
+    ps = i
+    while i < n and s[i] != 63 and s[i] != 35:
+        i += 1
+    pe = i
+    qs = qe = i
+    if i < n and s[i] == 63:
+        qs = i + 1
+        qe = qs
+        while qe < n and s[qe] != 35:
+            qe += 1
+    for k in range(ps, pe + 1):
+        if k == pe or s[k] == 47:
+            depth += seg > 0
+            seg = 0
+        else:
+            seg += 1
+        if k < pe and 48 <= s[k] <= 57:
+            digits += 1
+            run += 1
+            v = v * 10 + (s[k] - 48) if run <= 4 else 0
+        else:
+            if run == 4 and 1980 <= v <= 2049:
+                year = 1
+            run = 0
+            v = 0
+    plen = pe - ps if pe > ps else 1
+    x[0] = depth
+    x[1] = plen
+    x[2] = <float>(<double>digits / plen)
+    x[3] = year
+    x[4] = depth == 0 and qe == qs
+    bits = _gbt_url_words(s + ps, pe - ps) | _gbt_url_words(s + qs, qe - qs)
+    for k in range(groups):
+        x[5 + k] = (bits >> k) & 1
+
+
+def page_type_row(Doc d, object page_row):
+    """The page-type model's input row (fastx.methods.page_type.FEATURE_NAMES), float32: the
+    page row of `default_features` (PAGE_FEATURE_NAMES), then the URL columns of ``d.url``
+    (`_gbt_url_row`), the schema columns (per schema group of `page_type_tables`, its JSON-LD
+    "@type" values, at most 5; the values of no group; og:type article, product, website),
+    and the text columns (per PAGE_TYPE_WORDS group its words per thousand tokens of the
+    text and log(1 + their count); per URL word group whether a title token names it)."""
+    cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
+    if G == 0:
+        raise ValueError("page_type_row: page_type_tables() has not been called")
+    pr = np.ascontiguousarray(page_row, dtype=np.float32)
+    if pr.ndim != 1 or pr.shape[0] != GBT_NPAGE:
+        raise ValueError(f"page_type_row: the page row has {GBT_NPAGE} columns")
+    cdef Py_ssize_t nu = 5 + G, ns = S + 4, nt = 2 * _GBT_NTYPES + G
+    cdef Py_ssize_t u0 = GBT_NPAGE, s0 = u0 + nu, t0 = s0 + ns, k, j
+    out = np.zeros(t0 + nt, dtype=np.float32)
+    cdef float *x = <float *>cnp.PyArray_DATA(out)
+    memcpy(x, cnp.PyArray_DATA(pr), GBT_NPAGE * sizeof(float))
+    cdef bytes b
+    cdef const unsigned char *bp
+    if d.url:
+        b = d.url.encode("utf-8", "surrogatepass") if isinstance(d.url, str) else bytes(d.url)
+        bp = b
+        _gbt_url_row(bp, len(b), x + u0, G)
+    cdef list types = []
+    cdef int32_t counts[_GBT_NTYPES]
+    cdef Py_ssize_t tokens = 0
+    og = _gbt_signals(d, types, counts, &tokens)
+    cdef bytes tv
+    for v in types:
+        tv = v
+        j = _gbt_schema_lookup(tv, len(tv))
+        if j < 0:
+            j = S
+        if x[s0 + j] < 5:
+            x[s0 + j] += 1
+    if og:
+        x[s0 + S + 1] = og.startswith(b"article") or og == b"blog" or og == b"news"
+        x[s0 + S + 2] = og.startswith(b"product") or og.startswith(b"og:product")
+        x[s0 + S + 3] = og == b"website"
+    cdef double per = 1000.0 / (tokens if tokens > 0 else 1)
+    for k in range(_GBT_NTYPES):
+        x[t0 + k] = <float>(counts[k] * per)
+        x[t0 + _GBT_NTYPES + k] = <float>log1p(counts[k])
+    cdef uint8_t bits
+    if d.title:
+        b = d.title.encode("utf-8", "surrogatepass")
+        bp = b
+        bits = _gbt_url_words(bp, len(b))
+        for k in range(G):
+            x[t0 + 2 * _GBT_NTYPES + k] = (bits >> k) & 1
+    return out
 
 
 # ---------------------------------------------------------------- repetition (sibling groups)

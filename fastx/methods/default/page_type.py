@@ -16,20 +16,19 @@ link and punctuation shares, how the text spreads over units, the largest
 group of repeated siblings -- the repetition VSSE's tag-path aggregation
 finds, seeds/000 Formula 2 --, digits, currency signs, question marks, tag
 counts, class/id word groups) followed by ``URL_FEATURE_NAMES`` (path depth
-and length, digits, a year, and words of the path that name a page type).
+and length, digits, a year, and words of the path that name a page type), the
+schema.org types, og:type and words of the text and title that name one, all
+built by one compiled call (``_core.page_type_row``).
 
 Model: a gradient-boosted multiclass ensemble (LightGBM softmax, trained by
 ``benchmarks/train.py`` on wcxb-dev's training domains), stored as one
 complete-tree ensemble per class in ``fastx/data/page_type_model.npz`` and
-evaluated by ``_core.gbt_predict``; the probabilities are the softmax of the
+evaluated by ``_core.gbt_softmax``; the probabilities are the softmax of the
 classes' raw scores, p_k = exp(z_k) / sum_j exp(z_j).
 """
 from __future__ import annotations
 
-import math
-import re
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -40,7 +39,7 @@ PAGE_TYPES = tuple(_core.PAGE_TYPES)
 MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "page_type_model.npz"
 MODEL_VERSION = 1
 
-# words of a URL path that name a page type (whole path segments or their dash/underscore parts)
+# words of a URL path or query, or of the title, that name a page type (tokens as _core tokenizes text)
 _URL_WORDS = {
     "product": ("product", "products", "p", "dp", "item", "items", "shop", "store", "buy", "sku"),
     "forum": ("forum", "forums", "thread", "threads", "topic", "topics", "community", "discussion",
@@ -69,80 +68,27 @@ _SCHEMA_TYPES = {
     "service": ("Service", "SoftwareApplication", "WebApplication", "FAQPage", "ProfessionalService",
                 "LocalBusiness", "MobileApplication", "Course"),
 }
-_SCHEMA_OF = {v.encode(): k for k, vs in _SCHEMA_TYPES.items() for v in vs}
 SCHEMA_FEATURE_NAMES = tuple(f"ld_{k}" for k in _SCHEMA_TYPES) + ("ld_other", "og_article", "og_product",
                                                                    "og_website")
-_SCHEMA_INDEX = {k: i for i, k in enumerate(_SCHEMA_TYPES)}
 _WORD_GROUPS = tuple(g for g, _ in _core.PAGE_TYPE_WORDS)
 TEXT_FEATURE_NAMES = tuple(f"txt_{g}" for g in _WORD_GROUPS) + tuple(f"txt_{g}_n" for g in _WORD_GROUPS) \
     + tuple(f"title_{k}" for k in _URL_WORDS)
 FEATURE_NAMES = tuple(_core.PAGE_FEATURE_NAMES) + URL_FEATURE_NAMES + SCHEMA_FEATURE_NAMES \
     + TEXT_FEATURE_NAMES
-_SPLIT = re.compile(r"[/\-_.]+")
-_WORD = re.compile(r"\w+")
-_URL_WORD_SETS = tuple(frozenset(v) for v in _URL_WORDS.values())
-_YEAR = re.compile(r"(?:^|\D)(?:19[89]\d|20[0-4]\d)(?:\D|$)")
+_core.page_type_tables(tuple(_URL_WORDS.values()), tuple(_SCHEMA_TYPES.values()))
 _CACHE: dict = {}
 
 
-def url_features(url: str | None) -> np.ndarray:
-    """URL_FEATURE_NAMES of `url` (zeros without one): path depth, path length, digit
-    share, a plausible year, the site's root page, and per page type whether a path
-    word names it."""
-    x = np.zeros(len(URL_FEATURE_NAMES), dtype=np.float32)
-    if not url:
-        return x
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return x
-    path = parts.path or "/"
-    segments = [s for s in path.split("/") if s]
-    x[0] = len(segments)
-    x[1] = len(path)
-    x[2] = sum(c.isdigit() for c in path) / max(1, len(path))
-    x[3] = 1.0 if _YEAR.search(path) else 0.0
-    x[4] = 1.0 if not segments and not parts.query else 0.0
-    words = set(w.lower() for w in _SPLIT.split(path + "/" + (parts.query or "")) if w)
-    for k, vocab in enumerate(_URL_WORDS.values()):
-        x[5 + k] = 1.0 if words.intersection(vocab) else 0.0
-    return x
-
-
-def signal_features(doc) -> np.ndarray:
-    """SCHEMA_FEATURE_NAMES then TEXT_FEATURE_NAMES of `doc`, from ``_core.page_signals``: per
-    page type, how many JSON-LD "@type" values name it (at most 5), those naming none, whether
-    og:type says article, product or website; per page type, its words (``PAGE_TYPE_WORDS``)
-    per thousand tokens of the text and log(1 + their count); whether the title holds a word
-    that names a page type (the URL words)."""
-    types, og, counts, tokens = _core.page_signals(doc)
-    ns = len(SCHEMA_FEATURE_NAMES)
-    x = np.zeros(ns + len(TEXT_FEATURE_NAMES), dtype=np.float32)
-    other = len(_SCHEMA_TYPES)
-    for v in types:
-        k = _SCHEMA_OF.get(v.strip().rsplit(b"/", 1)[-1])
-        j = _SCHEMA_INDEX[k] if k else other
-        x[j] = min(5.0, x[j] + 1)
-    if og:
-        x[other + 1] = 1.0 if og.startswith(b"article") or og in (b"blog", b"news") else 0.0
-        x[other + 2] = 1.0 if og.startswith((b"product", b"og:product")) else 0.0
-        x[other + 3] = 1.0 if og == b"website" else 0.0
-    g = len(_WORD_GROUPS)
-    per = 1000.0 / max(1, tokens)
-    x[ns:ns + g] = [c * per for c in counts]
-    x[ns + g:ns + 2 * g] = [math.log1p(c) for c in counts]
-    if doc.title:
-        words = set(_WORD.findall(doc.title.lower()))
-        for j, vocab in enumerate(_URL_WORD_SETS):
-            if not words.isdisjoint(vocab):
-                x[ns + 2 * g + j] = 1.0
-    return x
-
-
 def page_row(doc, row) -> np.ndarray:
-    """The page-type model's input for `doc`: its page row from ``_core.default_features``,
-    then its URL, schema and text features."""
-    return np.concatenate([np.asarray(row, dtype=np.float32), url_features(doc.url), signal_features(doc)])
+    """The page-type model's input for `doc` (FEATURE_NAMES, float32), in one compiled call
+    (``_core.page_type_row``): its page row from ``_core.default_features``, then its URL
+    columns (path depth and length, digit share, a year, the site's root, and per page type
+    whether a token of the path or query is one of its ``_URL_WORDS``), schema columns (per
+    page type of ``_SCHEMA_TYPES`` how many JSON-LD "@type" values name it, at most 5, those
+    naming none, whether og:type says article, product or website) and text columns (per
+    ``PAGE_TYPE_WORDS`` group its words per thousand tokens of the text and log(1 + their
+    count); whether a title token is one of the page type's URL words)."""
+    return _core.page_type_row(doc, row)
 
 
 class PageTypeModel:

@@ -77,6 +77,53 @@ Sect. 2.2 c and 3.2: "related reading, comments ... remain"), and the two
 BBC index pages whose gold is empty.  Readability drops comments by their
 class names, which the paper's method does not read: readability-lxml
 scores precision 0.942, recall 0.936 on the same pages.
+
+Where the precision goes (CPE, decoded gold, layout 0.879 against
+readability-lxml 0.942 in one run): the WSJ group's comment threads
+(precision 0.775 there against 0.990; about 0.042 of the mean), MSNBC's
+"Related Stories" teasers (a summary paragraph whose only link is "Read
+More": link share far below rule 1's 0.3) and "Filed Under:" labels whose
+tag links the deletion removed (0.954 against 0.994; about 0.017), one BBC
+page's comments.  The issue's other suspects were measured and are not
+where it goes:
+
+- template nodes differing by a session id or another attribute value: an
+  upper bound, deleting every kept text node whose text (digit runs equal)
+  occurs anywhere in a reference, moves precision 0.879 -> 0.880 and costs
+  recall (0.924 -> 0.913); on wcxb-sites F1 0.618 -> 0.608.  Digit runs
+  (counters, dates, ids) are already equal in the keys.
+- the link rules' threshold: 0.25 (the paper's lower end) gives precision
+  0.875, recall 0.908; 0.3 stays.  Rule 1 counting, besides the kept link
+  text, the direct links that the deletion removed (so that "Filed Under:"
+  goes once its tag links went as template): CPE precision 0.879 -> 0.883
+  at the same recall, but wcxb-sites recall 0.652 -> 0.632 (F1 0.618 ->
+  0.614); rule 1 reads the tree the deletion left, as step c) says.
+- the references: the paper's single most URL-similar page gives precision
+  0.813; three 0.839; all other pages of the group 0.879 (the default).
+  On wcxb-sites: F1 0.621 / 0.624 / 0.618.
+- the line-block refinement the paper proposes for what remains (Sect. 2.2
+  c): cx-extractor's every region, precision 0.892, recall 0.911 (on
+  wcxb-sites F1 0.619); keeping only the largest region reaches precision
+  0.926 at recall 0.876, the regions of at least half its size 0.928 at
+  0.904 on CPE but recall 0.539 (F1 0.618 -> 0.577) on wcxb-sites.
+  ``refine`` stays off by default.
+- deleting "template records" (a repeated sibling with three or more
+  classed elements, quasi-identical to a reference element with which it
+  shares a text such as " wrote :", holding at most 0.3 of the kept text)
+  removes the WSJ comments (CPE precision 0.937, recall 0.915), but on
+  wcxb-sites, where product specifications, reviews, forum posts and
+  documentation entries are such records and are the content, recall
+  falls 0.652 -> 0.507 (F1 0.618 -> 0.560).  It is not in fastx: it is
+  the paper's comment limitation traded for another page type's content.
+
+The same run on wcxb-dev's 39 hosts with three or more pages (``--dataset
+wcxb-sites``: modern pages of every type, which neither layout nor site
+was tuned on): layout F1 0.618 (precision 0.587, recall 0.652),
+readability-lxml 0.532 (0.617, 0.468), trafilatura 0.659 (0.632, 0.689);
+by page type, layout's precision
+is 0.863 on articles, 0.911 on forums, 0.799 on documentation and 0.30-0.45
+on product, collection and listing pages, which the paper leaves out of
+its scope (Sect. 2: topic pages; hub pages are not extracted).
 """
 from __future__ import annotations
 

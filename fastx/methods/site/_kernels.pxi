@@ -89,6 +89,16 @@ cdef inline bint _site_step_ok(Py_ssize_t r, Py_ssize_t k, Py_ssize_t L, Py_ssiz
     return True
 
 
+cdef inline bint _site_step_named(Py_ssize_t r, Py_ssize_t k, Py_ssize_t L, Py_ssize_t WT,
+                                  const uint64_t *step_need) noexcept nogil:
+    """Whether step k of rule r requires an id or a class (a named container)."""
+    cdef Py_ssize_t w
+    for w in range(WT):
+        if step_need[(r * L + k) * WT + w]:
+            return True
+    return False
+
+
 cdef class SiteRules:
     """Compiled site rules for `site_match`, checked once (see site_rules)."""
     cdef const uint64_t *tok_hash
@@ -140,14 +150,15 @@ def site_rules(tok_hash, tok_bit, step_tag, step_need, rule_len):
 def site_match(Doc d, SiteRules rules not None):
     """Keep mask of the text blocks selected by the rules (seeds/001 Sect. 6).
 
-    Rule r of L = rule_len[r] steps reads as the CSS selector ``s0 > s1 > ...
-    > s(L-2) s(L-1)``: the path from <html> satisfies the first L - 1 steps
-    (child combinators, one step per depth) down to an element P, and the
-    element is P's descendant satisfying the last step (a descendant
-    combinator: ``div.entry-content p`` also selects the paragraphs of a
-    blockquote or a caption inside the content container, see fastx.site).
-    A rule of one step selects the root alone.  A node is kept when its
-    nearest block-level ancestor-or-self (block_ancestors) matches some rule.
+    An element matches rule r of L = rule_len[r] steps when the path from
+    <html> to it satisfies every step (child combinators, one step per
+    depth).  When step L - 2 names an id or a class (a named container),
+    the last step is also a descendant of the element P completing the
+    first L - 1 steps: the CSS selector ``s0 > ... > s(L-2) s(L-1)``
+    (``div.entry-content p`` also selects the paragraphs of a blockquote or
+    a caption inside the content container, see fastx.site).  A node is
+    kept when its nearest block-level ancestor-or-self (block_ancestors)
+    matches some rule.
     """
     cdef Py_ssize_t i, r, w, p, dep, n = d.n
     cdef Py_ssize_t R = rules.R, L = rules.L, WT = rules.WT, ntok = rules.ntok
@@ -208,20 +219,19 @@ def site_match(Doc d, SiteRules rules not None):
             _site_tokens(<fx_node *><uintptr_t>ptr[i], tok_hash, ntok, tok_bit, tb)
             for r in range(R):
                 if p >= 0 and (pm[p * WR + (r >> 6)] >> (r & 63)) & 1:
-                    # the last step, anywhere below the element completing the others
+                    # the last step, anywhere below the container completing the others
                     if _site_step_ok(r, rule_len[r] - 1, L, WT, step_tag, step_need, tag[i], tb):
                         matched[i] = 1
-                if not live or dep >= L or dep >= rule_len[r] - 1:
-                    if p < 0 and rule_len[r] == 1 and _site_step_ok(r, 0, L, WT, step_tag, step_need,
-                                                                    tag[i], tb):
-                        matched[i] = 1
+                if not live or dep >= L or dep >= rule_len[r]:
                     continue
                 if p >= 0 and not (m[p * WR + (r >> 6)] >> (r & 63)) & 1:
                     continue
                 if not _site_step_ok(r, dep, L, WT, step_tag, step_need, tag[i], tb):
                     continue
                 m[i * WR + (r >> 6)] |= (<uint64_t>1) << (r & 63)
-                if dep == rule_len[r] - 2:
+                if dep == rule_len[r] - 1:
+                    matched[i] = 1        # the whole path, child step by child step
+                elif dep == rule_len[r] - 2 and _site_step_named(r, dep, L, WT, step_need):
                     pm[i * WR + (r >> 6)] |= (<uint64_t>1) << (r & 63)
         for i in range(n):
             if blk[i] >= 0 and matched[blk[i]]:

@@ -105,13 +105,18 @@ from . import characteristics as _chars
 from ...errors import InputError
 from .. import register
 
-REFINE = ("unpunctuated", "all", "none")
+REFINE = ("unpunctuated", "links", "all", "none")
 AGGREGATION = ("areas", "pcs")
 # Sect. 4.1: "unrelated tags and parts" pruned before extraction besides scripts: the
 # controls of forms (not <form> itself, which some sites wrap around the whole page)
-CONTROL_TAGS = ("fieldset", "legend", "input", "select", "optgroup", "option", "textarea", "button",
+CONTROL_TAGS = ("input", "select", "optgroup", "option", "textarea", "button",
                 "label")
 _CONTROLS = None
+# Sect. 4.3.1: "text that is given as special presentations ... such as using <h> for
+# highlights": what the aggregation covers on purpose, not left to the SimHash test
+_NF_IN_LINK = 2      # Doc.flags: the node is inside a link
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_HEADINGS = None
 
 
 def _controls_table() -> np.ndarray:
@@ -120,6 +125,27 @@ def _controls_table() -> np.ndarray:
         from ..layout_similarity import tag_table
         _CONTROLS = tag_table(CONTROL_TAGS)
     return _CONTROLS
+
+
+def _headings_table() -> np.ndarray:
+    global _HEADINGS
+    if _HEADINGS is None:
+        from .layout import tag_table
+        _HEADINGS = tag_table(HEADING_TAGS)
+    return _HEADINGS
+
+
+def heading_mask(doc) -> np.ndarray:
+    """uint8 mask of the nodes whose nearest block ancestor is a heading (h1-h6)."""
+    blk = _core.block_ancestors(doc)
+    tags = np.asarray(doc.tag)
+    table = _headings_table()
+    out = np.zeros(doc.n, dtype=np.uint8)
+    idx = np.flatnonzero(blk >= 0)
+    t = tags[blk[idx]]
+    inside = (t >= 0) & (t < table.shape[0])
+    out[idx[inside]] = table[t[inside]]
+    return out
 
 
 def leaf_counts(doc, characteristics=None, links: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -149,9 +175,9 @@ def seeds(doc, T1: float = 0.8, characteristics=None, links: bool = False) -> np
 @register("vsse-strict", "VSSE with SimHash judging every paragraph against title + description",
           refine="all")
 def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = True,
-         refine: str = "unpunctuated", characteristics=None, aggregation: str = "areas",
+         refine: str = "links", characteristics=None, aggregation: str = "areas",
          join: float = 0.8, container: bool = True, links: bool = False, together: float = 3.0,
-         floor: float = 0.1):
+         floor: float = 0.1, headings: bool = True, share: float = 0.3):
     """Keep mask of VSSE over `doc` (see the module docstring).
 
     aggregation: "areas" (seeds grouped into areas by common tag-path prefix,
@@ -166,6 +192,11 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         the vvtc of its best leaf holds one well-marked node, not several
         "organized together" (Sect. 4.2); T1 is then halved and the seeds
         taken again, down to `floor` (0 or less: never).
+    headings: the headings (h1-h6) the aggregation covered are not judged by
+        the SimHash test (Sect. 4.3.1 names <h> highlights among the text the
+        aggregation is there to cover).
+    share: "areas": every area whose leaves carry at least this share of the
+        chosen area's vvtc is content too (0: the chosen area alone).
     """
     if not isinstance(T1, (int, float)) or not 0.0 < T1 <= 1.0:
         raise InputError(f"T1 must be in (0, 1], got {T1!r}")
@@ -179,6 +210,8 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         raise InputError(f"aggregation must be one of {', '.join(AGGREGATION)}, got {aggregation!r}")
     if not isinstance(together, (int, float)) or not isinstance(floor, (int, float)):
         raise InputError("together and floor must be numbers")
+    if not isinstance(share, (int, float)) or not 0.0 <= share <= 1.0:
+        raise InputError(f"share must be in [0, 1], got {share!r}")
     if not isinstance(join, (int, float)) or not 0.0 < join <= 1.0:
         raise InputError(f"join must be in (0, 1], got {join!r}")
     counts, dropped = leaf_counts(doc, characteristics, links)
@@ -195,10 +228,16 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         pos = np.flatnonzero(v > 0)
         order = pos[np.argsort(-v[pos], kind="stable")].astype(np.int32)
         keep, _ = _core.vsse_areas(doc, order, v, float(join), bool(container), float(T1),
-                                   float(together) if together > 0 else 0.0, float(floor))
+                                   float(together) if together > 0 else 0.0, float(floor), float(share))
     else:
         keep, _ = _core.vsse_aggregate(doc, s)
     keep = keep & (dropped ^ 1)                                  # form controls go (Sect. 4.1)
     if refine != "none":
+        judged = keep
         keep = _core.vsse_refine(doc, keep, f"{doc.title} {doc.description}", T2, float(L), refine == "all")
+        if refine == "links":
+            # only link text can go: plain text the aggregation covered stays
+            keep = keep | (judged & ((np.asarray(doc.flags) & _NF_IN_LINK) == 0))
+        if headings and refine != "all":
+            keep = keep | (judged & heading_mask(doc))   # Sect. 4.3.1's <h> highlights stay
     return keep

@@ -672,7 +672,7 @@ cdef enum:
 
 
 def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True,
-               double T1=0.0, double together=0.0, double floor=0.1):
+               double T1=0.0, double together=0.0, double floor=0.1, double share=0.0):
     """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
     areas, and the area of the largest visual value.
 
@@ -701,6 +701,10 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     T1 is halved, down to `floor`, and the seeds it adds continue the
     aggregation (best first, so the areas of the first k seeds are a state
     of the areas of more).
+
+    share > 0: the content areas are the chosen one and every other area
+    whose leaves carry at least `share` times its vvtc (the page's "broad
+    content areas" when its text sits in several sections).
 
     Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
@@ -732,6 +736,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef int32_t[::1] Y = np.empty(maxd + 1, dtype=np.int32)
     cdef int32_t[::1] stamp = stamp_arr
     cdef uint8_t[::1] bestk = best_arr
+    cdef double[::1] ascore = np.zeros(cap, dtype=np.float64)
     cdef Py_ssize_t done = 0, upto = ns, nu
     cdef int32_t mark = 0
     cdef double t1 = T1, vtop = v[sd[0]], vmx = 0.0, best_vmax = 0.0
@@ -765,6 +770,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                 mark += 1
                 score = _vsse_area_pass(n, depth, tag, end, kind, parent, &paths[a, 0], plen[a], container,
                                         &v[0], &stamp[0], mark, NULL, &vmx)
+                ascore[a] = score
                 if score > best_score:
                     best_score = score
                     best = a
@@ -780,8 +786,10 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                 break
             upto = nu
         mark += 1
-        _vsse_area_pass(n, depth, tag, end, kind, parent, &paths[best, 0], plen[best], container, &v[0],
-                        &stamp[0], mark, &bestk[0], &vmx)
+        for a in range(na):
+            if a == best or (share > 0 and ascore[a] >= share * best_score):
+                _vsse_area_pass(n, depth, tag, end, kind, parent, &paths[a, 0], plen[a], container, &v[0],
+                                &stamp[0], mark, &bestk[0], &vmx)
     return best_arr, paths_arr[best, :plen[best]].copy()
 
 

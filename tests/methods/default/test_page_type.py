@@ -75,19 +75,42 @@ def test_page_signals_read_json_ld_og_type_and_words():
     assert types == [b"Product", b"Thing", b"Offer"] and og == b"product"
     groups = [g for g, _ in _core.PAGE_TYPE_WORDS]
     assert counts[groups.index("product")] == 4 and tokens == 7
-    x = ptm.signal_features(fastx.parse(page))
-    names = ptm.SCHEMA_FEATURE_NAMES
-    assert x[names.index("ld_product")] == 2 and x[names.index("ld_other")] == 1
-    assert x[names.index("og_product")] == 1 and x[names.index("og_article")] == 0
+    x = ptm.page_row(doc := fastx.parse(page), _core.default_features(doc)[3])
+    assert x.dtype == np.float32 and len(x) == len(ptm.FEATURE_NAMES)
+    assert x[PCOL["ld_product"]] == 2 and x[PCOL["ld_other"]] == 1
+    assert x[PCOL["og_product"]] == 1 and x[PCOL["og_article"]] == 0
+    assert x[PCOL["txt_product_n"]] == pytest.approx(math.log1p(4))
+    assert x[PCOL["txt_product"]] == pytest.approx(4 * 1000 / 7)
+    # a schema.org URL names its type by the part after the last "/"; at most 5 per group
+    many = b'<script type="application/ld+json">' + b'{"@type": " http://schema.org/Product "}' * 7 + b"</script><p>x</p>"
+    y = ptm.page_row(doc := fastx.parse(many), _core.default_features(doc)[3])
+    assert y[PCOL["ld_product"]] == 5 and y[PCOL["ld_other"]] == 0
 
 
-def test_url_features():
-    x = ptm.url_features("https://example.com/docs/api/2021/get-started?x=1")
-    names = ptm.URL_FEATURE_NAMES
-    assert x[names.index("url_depth")] == 4 and x[names.index("url_year")] == 1
-    assert x[names.index("url_documentation")] == 1 and x[names.index("url_product")] == 0
-    assert x[names.index("url_root")] == 0 and ptm.url_features("https://example.com/")[names.index("url_root")] == 1
-    assert not ptm.url_features(None).any() and not ptm.url_features("http://[bad").any()
+def url_row(url):
+    doc = fastx.parse(b"<title>Shop the forum</title><p>x</p>", url=url)
+    return ptm.page_row(doc, _core.default_features(doc)[3])
+
+
+def test_url_and_title_columns():
+    x = url_row("https://example.com/docs/api/2021/get-started?x=1")
+    assert x[PCOL["url_depth"]] == 4 and x[PCOL["url_year"]] == 1
+    assert x[PCOL["url_len"]] == len("/docs/api/2021/get-started")
+    assert x[PCOL["url_digits"]] == pytest.approx(4 / len("/docs/api/2021/get-started"))
+    assert x[PCOL["url_documentation"]] == 1 and x[PCOL["url_product"]] == 0
+    assert x[PCOL["url_root"]] == 0 and url_row("https://example.com/")[PCOL["url_root"]] == 1
+    assert url_row("https://example.com/?q=1")[PCOL["url_root"]] == 0
+    # a year is a run of exactly four digits; the query's words count, the host's do not
+    assert url_row("https://example.com/a/120219/b")[PCOL["url_year"]] == 0
+    y = url_row("https://docs.example.com/x?view=category")
+    assert y[PCOL["url_listing"]] == 1 and y[PCOL["url_documentation"]] == 0
+    # the title's words: "shop" names product and collection pages, "forum" forums
+    assert x[PCOL["title_product"]] == 1 and x[PCOL["title_collection"]] == 1 and x[PCOL["title_forum"]] == 1
+    assert x[PCOL["title_service"]] == 0
+    # no URL (or one that is not a URL): the URL columns stay zero or read as a root page
+    z = url_row(None)
+    assert not z[PCOL["url_depth"]:PCOL["url_service"] + 1].any()
+    assert url_row("http://[bad")[PCOL["url_depth"]] == 0
 
 
 def test_model_file_round_trip_and_checks(tmp_path):

@@ -243,6 +243,11 @@ def test_last_step_selects_descendants_inside_the_container():
     hits = {n.mem_id for n in doc.parser.css(m.selectors[0])}
     kept = {int(doc.ptr[i]) for i in range(doc.n) if doc.kind[i] == _core.KIND_ELEMENT and m.keep(doc)[i]}
     assert hits == kept
+    # below an unnamed step the rule stays a child path (a descendant would reach the whole page)
+    flat = SiteModel([(Step("html", None, ()), Step("body", None, ()), Step("p", None, ()))])
+    assert flat.selectors == ["html > body > p"]
+    doc = fastx.parse('<body><p>top</p><div class="footer"><p>Copyright</p></div></body>')
+    assert doc.render_text(flat.keep(doc)) == "top"
 
 
 def test_per_page_identifiers_leave_rules_learned_from_one_page():

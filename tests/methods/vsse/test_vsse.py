@@ -369,12 +369,54 @@ def test_link_text_carries_no_punctuation_unless_asked():
 
 
 def test_an_isolated_best_leaf_halves_t1_until_nodes_are_organized_together():
-    only = fastx.extract(NOTICE, method="vsse", together=0).text
+    only = fastx.extract(NOTICE, method="vsse", together=0, share=0).text
     assert "Notice" in only and "harbour reopened" not in only       # T1 = 0.8: the notice alone
-    text = fastx.extract(NOTICE, method="vsse").text
+    text = fastx.extract(NOTICE, method="vsse", share=0).text
     assert "harbour reopened" in text and "Forecasters expect" in text and "Notice" not in text
     # a floor above T1 / 2 stops the halving at once
-    assert fastx.extract(NOTICE, method="vsse", floor=0.5).text == only
+    assert fastx.extract(NOTICE, method="vsse", floor=0.5, share=0).text == only
+    # share: the notice's area carries between 0.7 and 0.8 of the story's vvtc (one long
+    # leaf: vvtc grows with the square of the length), so at 0.3 it is content too, at 0.8 not
+    assert "harbour reopened" in fastx.extract(NOTICE, method="vsse").text
+    assert "Notice" in fastx.extract(NOTICE, method="vsse").text
+    assert "Notice" in fastx.extract(NOTICE, method="vsse", share=0.7).text
+    assert "Notice" not in fastx.extract(NOTICE, method="vsse", share=0.8).text
+    with pytest.raises(fastx.InputError):
+        fastx.extract(NOTICE, method="vsse", share=1.5)
+
+
+SECTIONS = """<html><head><title>Cover for your family</title></head><body><main>
+<section class="intro"><div class="wrap"><div class="body">
+  <p>Choosing cover is an important decision, and we make it simple, clear and fair for you.</p>
+  <p>Our plans, built over ninety years, protect families, workers and retirees alike.</p>
+</div></div></section>
+<div class="cards"><div class="card"><article><div class="copy">
+  <h2><a href="/discounts">Member discounts</a></h2>
+  <p>Gym optician and hearing partners</p>
+  <p><a href="/offers">Partner offers this month</a></p>
+  <p>Members save on fitness, vision and hearing care; the discounts apply at once, nationwide.</p>
+  <p>Travelling abroad? Global cover, with care in many countries, keeps you safe on the road.</p>
+</div></article></div></div>
+<footer><a href="/a">About</a> <a href="/b">Careers</a></footer>
+</main></body></html>"""
+
+
+def test_share_keeps_every_area_of_comparable_weight():
+    # two sections whose paths part above 0.8 of their length: two areas
+    alone = fastx.extract(SECTIONS, method="vsse", share=0).text
+    both = fastx.extract(SECTIONS, method="vsse").text
+    assert ("Choosing cover" in alone) != ("Members save" in alone)
+    assert "Choosing cover" in both and "Members save" in both and "Travelling abroad" in both
+    assert "Careers" not in both
+    # the SimHash test (Sect. 4.4) judges the unpunctuated paragraphs; by default only their
+    # link text can go: the plain line stays, the link paragraph does not
+    assert "Gym optician" in both and "Partner offers" not in both
+    strict = fastx.extract(SECTIONS, method="vsse", refine="unpunctuated").text
+    assert "Gym optician" not in strict and "Partner offers" not in strict
+    assert "Gym optician" in fastx.extract(SECTIONS, method="vsse", refine="none").text
+    # the heading stays although the SimHash test would judge it (a link, no punctuation)
+    assert "Member discounts" in both
+    assert "Member discounts" not in fastx.extract(SECTIONS, method="vsse", headings=False).text
 
 
 def test_form_controls_are_pruned():
