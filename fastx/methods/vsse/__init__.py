@@ -130,7 +130,7 @@ def _controls_table() -> np.ndarray:
 def _headings_table() -> np.ndarray:
     global _HEADINGS
     if _HEADINGS is None:
-        from .layout import tag_table
+        from ..layout_similarity import tag_table
         _HEADINGS = tag_table(HEADING_TAGS)
     return _HEADINGS
 
