@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..errors import InputError, UnknownMethodError
@@ -22,6 +22,7 @@ class Method:
     params: tuple[str, ...]
     defaults: dict
     needs: str | None = None   # what a page alone does not give (e.g. a learned site model)
+    explain: Callable | None = None    # explain(doc, **params) -> dict for `fastx show` (see explains)
 
 
 REGISTRY: dict[str, Method] = {}
@@ -42,6 +43,18 @@ def register(name: str, description: str, *, needs: str | None = None, **default
                        if sig.parameters[p].kind in (inspect.Parameter.KEYWORD_ONLY,
                                                      inspect.Parameter.POSITIONAL_OR_KEYWORD))
         REGISTRY[name] = Method(name, description, fn, params, dict(defaults), needs)
+        return fn
+    return deco
+
+
+def explains(*names: str):
+    """Decorator: register ``fn(doc, **params) -> dict`` as the explanation of the methods
+    `names` (the protocol of fastx.tools.show: per-node scores, threshold, focus, reasons).
+
+    The methods must be registered already; ``fastx show`` reads ``Method.explain``."""
+    def deco(fn):
+        for name in names:
+            REGISTRY[name] = replace(REGISTRY[name], explain=fn)
         return fn
     return deco
 

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import types
 
 import numpy as np
 import pytest
@@ -18,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 import fastx
 from fastx import _core, bench, cli, show
 from fastx.errors import InputError
-from fastx.methods import REGISTRY, register
+from fastx.methods import REGISTRY, explains, register
 from fastx.methods import cetd as cetd_mod
 from fastx.plot import Axis, Chart, Point, Rule, bench_chart, check_path
 
@@ -126,18 +125,13 @@ def test_outermost_matches_an_ancestor_walk():
 
 
 def test_fallback_for_a_method_without_explain():
-    mod = types.ModuleType("fastx_test_noexplain")
-    sys.modules[mod.__name__] = mod
-
     def headings(doc):
         return (doc.flags & _core.NODE_FLAGS["heading"] > 0).astype(np.uint8)
-    headings.__module__ = mod.__name__
     register("test-headings", "keeps headings only (test)")(headings)
     try:
         out = show.report(ARTICLE, ["test-headings"])
     finally:
         del REGISTRY["test-headings"]
-        del sys.modules[mod.__name__]
     tree = LexborHTMLParser(out)
     assert "has no <code>explain()</code>" in out
     assert [s.attributes["data-score"] for s in tree.css("svg.fx-plot")] == ["TD", "CTD"]
@@ -149,20 +143,23 @@ def test_fallback_for_a_method_without_explain():
 
 
 def test_explain_output_is_checked():
-    mod = types.ModuleType("fastx_test_badexplain")
-    mod.explain = lambda doc: {"score": np.zeros(3)}
-    sys.modules[mod.__name__] = mod
-
     def nothing(doc):
         return np.zeros(doc.n, dtype=np.uint8)
-    nothing.__module__ = mod.__name__
     register("test-bad-explain", "bad explain (test)")(nothing)
+    explains("test-bad-explain")(lambda doc: {"score": np.zeros(3)})
     try:
         with pytest.raises(fastx.FastxError, match="shape"):
             show.report(ARTICLE, ["test-bad-explain"])
     finally:
         del REGISTRY["test-bad-explain"]
-        del sys.modules[mod.__name__]
+
+
+def test_explanations_are_registered_with_their_methods():
+    from fastx.methods import get
+    from fastx.methods.cetd import explain as explain_cetd
+    assert get("cetd").explain is explain_cetd and get("cetd-td").explain is explain_cetd
+    assert get("default").explain is show.explain_default
+    assert get("vsse").explain is None
 
 
 # ---------------------------------------------------------------- the report as markup

@@ -18,7 +18,7 @@ import numpy as np
 
 from ... import _core
 from ...errors import InputError, MissingPositionsError
-from .. import register
+from .. import explains, register
 
 VARIANTS = ("td", "ctd", "htd")
 EXTRACTIONS = ("densitysum", "smooth")
@@ -56,6 +56,7 @@ def cetd(doc, variant: str = "ctd", extraction: str = "densitysum", positions=No
     raise InputError(f"unknown CETD extraction {extraction!r}; use one of {', '.join(EXTRACTIONS)}")
 
 
+@explains("cetd", "cetd-td", "cetd-s")
 def explain(doc, variant: str = "ctd", extraction: str = "densitysum", positions=None):
     """Why `cetd` keeps what it keeps, per node (the hover of ``fastx show``).
 

@@ -214,3 +214,6 @@ def default(doc, threshold: float | None = None, page_threshold: float | None = 
         if t is not None and not 0.0 <= float(t) <= 1.0:
             raise InputError(f"{name} must be a probability in [0, 1], got {t}")
     return model.keep(doc, threshold, page_threshold, headline, page_types)
+
+
+from . import explain as _explain  # noqa: E402,F401  (registers explain_default with the method)

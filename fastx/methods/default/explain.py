@@ -1,0 +1,145 @@
+"""The explanation of method ``default`` for ``fastx show`` (the explanation protocol of
+fastx.tools.show): each block's probability and the features that moved it most, from a
+per-feature attribution of the model's log-odds (:func:`tree_contributions`, Saabas'
+decision-path method).  Registered with the method (``fastx.methods.explains``).
+
+May import: the default family (its package), the method registry, fastx.errors, numpy.
+"""
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import numpy as np
+
+from ... import _core
+from .. import explains, get as _method
+from ...errors import InputError
+
+
+def tree_contributions(model, X, chunk: int = 2048) -> tuple[float, np.ndarray]:
+    """Per-feature contributions to a tree ensemble's log-odds: ``(bias, C)`` with
+    ``bias + C[u].sum() == log-odds of row u`` (exactly, up to rounding).
+
+    Saabas' decision-path attribution (A. Saabas, "Interpreting random forests",
+    2014; the "Saabas" baseline of Lundberg et al., "Consistent individualized
+    feature attribution for tree ensembles", 2018): every tree has an expected
+    value E(k) at each node k; walking a row's path from the root, the step from
+    node k to its child c is credited to the feature k tests,
+    ``C[u, feat[k]] += E(c) - E(k)``; the path telescopes from E(root) (the
+    bias, summed over trees) to the leaf the row reaches.  The model file keeps
+    no training counts, so E(k) is the mean of the leaves below k: the padding
+    of `fastx.methods.default`'s complete trees (a shallow leaf copied into every
+    slot below it, the nodes between testing +inf) then credits nothing.
+
+    `model`: a ``DefaultModel`` (arrays ``depth``, ``feat``, ``thr``, ``leaf``);
+    `X`: float32 (rows, features) from ``fastx.methods.default.features``.  The
+    walk follows the kernel's rule (first child when ``x <= thr``, NaN goes
+    there too), level by level over all rows and trees at once, `chunk` rows at
+    a time (memory: about 40 bytes x chunk x trees)."""
+    depth, feat, thr = int(model.depth), np.asarray(model.feat), np.asarray(model.thr)
+    leaf = np.asarray(model.leaf, dtype=np.float64)
+    trees, inner = feat.shape[0], (1 << depth) - 1
+    X = np.asarray(X, dtype=np.float32)
+    F = X.shape[1] if X.ndim == 2 else 0
+    if trees == 0:
+        return 0.0, np.zeros((X.shape[0], F))
+    E = np.empty((trees, 2 * inner + 1))
+    E[:, inner:] = leaf
+    for d in range(depth - 1, -1, -1):          # level by level, bottom-up: E(k) = mean of the children
+        a, b = (1 << d) - 1, (1 << (d + 1)) - 1
+        E[:, a:b] = 0.5 * (E[:, 2 * a + 1:2 * b + 1:2] + E[:, 2 * a + 2:2 * b + 2:2])
+    bias = float(E[:, 0].sum())
+    out = np.zeros((X.shape[0], F))
+    t = np.arange(trees)[None, :]
+    for start in range(0, X.shape[0], chunk):
+        Xc = X[start:start + chunk]
+        m = Xc.shape[0]
+        rows = np.arange(m)[:, None]
+        k = np.zeros((m, trees), dtype=np.int64)
+        acc = np.zeros(m * F)
+        for _ in range(depth):
+            f = feat[t, k]
+            child = 2 * k + 1 + (Xc[rows, f] > thr[t, k])
+            acc += np.bincount((rows * F + f).ravel(), weights=(E[t, child] - E[t, k]).ravel(), minlength=m * F)
+            k = child
+        out[start:start + m] = acc.reshape(m, F)
+    return bias, out
+
+
+def _default_model(model):
+    """The model `default` would use for this `model` parameter (None, a DefaultModel or a path)."""
+    from .. import default as dm
+    if model is None:
+        return dm.shipped()
+    if isinstance(model, (str, Path)):
+        return dm.DefaultModel.load(model)
+    if not isinstance(model, dm.DefaultModel):
+        raise InputError(f"model must be a DefaultModel or a path, got {type(model).__name__}")
+    return model
+
+
+@explains("default")
+def explain_default(doc, top: int = 4, **params) -> dict:
+    """The explanation protocol (module docstring) for method ``default``, with its parameters
+    (`params`): per node, the probability of its unit (``P(keep)``, the score thresholded) and
+    the log-odds; as reason, the unit's verdict and the `top` features that moved its log-odds
+    most (:func:`tree_contributions`), each with its value.
+
+    The verdicts are the method's own keep mask (the registered ``default`` run with the same
+    parameters), so the report never disagrees with ``fastx.extract``; units kept below the
+    threshold (the headline rule, or CETD's selection on a page where no unit reaches it) and
+    pages where nothing is kept (no unit reaches the page threshold) say so.  The threshold is
+    the one asked for, else the model's: with thresholds per page type (``type_thresholds``),
+    the one of the page's most probable type (the ``pt_*`` feature columns, as
+    ``_core.default_keep`` picks it)."""
+    from .. import default as dm
+    reg = _method("default")
+    keep = np.asarray(reg.run(doc, **{k: v for k, v in params.items() if k in reg.params}), dtype=bool)
+    m = _default_model(params.get("model"))
+    threshold = params.get("threshold")
+    if threshold is None and getattr(m, "type_thresholds", None) is None:
+        threshold = m.threshold
+    thr = None if threshold is None else float(threshold)
+    ptype = ""
+    feat_params = inspect.signature(dm.features).parameters
+    unit_of, units, X = dm.features(doc, **{k: v for k, v in params.items() if k in feat_params and k != "doc"})
+    n, nu = doc.n, len(units)
+    names = _core.FEATURE_NAMES
+    if thr is None and nu and params.get("page_threshold") is None:
+        types = tuple(getattr(_core, "PAGE_TYPES", ()))
+        if types and all(f"pt_{t}" in names for t in types) and len(m.type_thresholds) == len(types):
+            k = int(np.argmax(X[0, [names.index(f"pt_{t}") for t in types]]))
+            thr, ptype = float(m.type_thresholds[k][0]), f" (the threshold of {types[k]} pages)"
+    bias, C = tree_contributions(m, X)
+    z = bias + C.sum(axis=1) if nu else np.zeros(0)
+    prob = 1.0 / (1.0 + np.exp(-z))
+    unit_of = np.asarray(unit_of, dtype=np.int64)
+    has = unit_of >= 0
+    p_node = np.full(n, np.nan)
+    z_node = np.full(n, np.nan)
+    p_node[has] = prob[unit_of[has]]
+    z_node[has] = z[unit_of[has]]
+    unit_kept = np.zeros(nu, dtype=bool)
+    if nu:
+        unit_kept[unit_of[has]] = keep[has]
+    page_empty = not keep.any()
+    reasons = ["not part of any text unit (no text below a block element)"]
+    for u in range(nu):
+        verdict = "kept" if unit_kept[u] else "dropped"
+        cmp = "" if thr is None else f" {'≥' if prob[u] >= thr else '<'} {thr:.3f}{ptype}"
+        if page_empty:
+            why = (f"P {prob[u]:.3f}; dropped with the whole page: no unit reaches the page threshold "
+                   "(no main content)")
+        elif unit_kept[u] and thr is not None and prob[u] < thr:
+            why = (f"P {prob[u]:.3f}{cmp}, kept all the same: the headline (reads like the page title), "
+                   "or CETD's selection on a page where no unit reaches the threshold")
+        else:
+            why = f"P {prob[u]:.3f}{cmp}: {verdict}"
+        order = np.argsort(-np.abs(C[u]))[:top]
+        moved = ", ".join(f"{C[u, j]:+.2f} {names[j]}={float(X[u, j]):.4g}" for j in order if C[u, j] != 0.0)
+        reasons.append(f"{why}. Log-odds {z[u]:+.2f} = base {bias:+.2f}"
+                       + (f"; moved most by {moved}" if moved else ""))
+    reason = np.where(has, unit_of + 1, 0)
+    return {"P(keep)": p_node, "log-odds": z_node, "threshold": thr, "reason": reason,
+            "reasons": reasons, "cause": np.full(n, -1)}
