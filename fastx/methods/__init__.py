@@ -2,7 +2,14 @@
 
 A method is a function ``run(doc, **params) -> keep`` that returns a uint8
 mask over the Doc's nodes (1 = main content).  Register one with
-:func:`register`; ``fastx.methods()`` lists them.
+:func:`register` (and its explanation for ``fastx show`` with :func:`explains`);
+``fastx.methods()`` lists them.
+
+This folder: the registry (here), one sub-folder per method family (cetd, vsse,
+layout_similarity, bayes, site, default), each holding its method (the family's
+``__init__.py``), its model and its kernels (``_kernels.pxi``), and ``_labels.py``
+(training labels from gold text).  May import core/, output/, fastx.errors and
+fastx.config; never pipeline/ or tools/ at import time.
 """
 from __future__ import annotations
 

@@ -9,6 +9,10 @@ bins and scoring.
 
 >>> fastx.extract(html, method="bayes").text
 >>> fastx.extract(html, method="bayes", model=fastx.BayesModel.load("mine.json"))
+
+This folder: the method (here), its model (``model.py``: BayesModel, training, the JSON files in
+fastx/data) and its kernels (``_kernels.pxi``: blocking, binned features, log-space score).  May
+import core/, the registry, ``methods/_labels.py`` (training labels) and fastx.errors.
 """
 from __future__ import annotations
 

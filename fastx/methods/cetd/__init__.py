@@ -11,6 +11,10 @@ horizontal positions).  Extraction (``extraction=``): ``densitysum``
 >>> fastx.extract(html, method="cetd", variant="td").text
 >>> fastx.extract(html, method="cetd", variant="htd", positions=boxes)
 >>> fastx.extract(html, method="cetd", variant="htd", render=True)   # CEHTD-DS, fastx.render
+
+This folder: the method (here), its kernels (``_kernels.pxi``: TD, CTD, HTD, DensitySum,
+the threshold, Algorithm 2, smoothing) and its ``explain`` for ``fastx show``.  May import core/,
+the registry and fastx.errors; the browser only lazily (``htd`` with a rendered layout).
 """
 from __future__ import annotations
 

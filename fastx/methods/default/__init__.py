@@ -50,6 +50,11 @@ early-exit schedule); ``threshold`` (a unit's probability to be kept) and
 has no main content); ``type_thresholds`` (page types x 2: the pair per page
 type, PAGE_TYPES order; empty: the global pair everywhere); ``feature_names`` (checked against the kernel's at
 load); ``version``.
+
+This folder: the method (here), the page-type model (``page_type.py``), the explanation for
+``fastx show`` (``explain.py``) and the kernels (``_kernels.pxi``: fused unit features, tree
+ensembles, the keep rule).  May import core/, the registry, other families' kernels through
+``_core`` and fastx.errors.
 """
 from __future__ import annotations
 

@@ -124,6 +124,10 @@ by page type, layout's precision
 is 0.863 on articles, 0.911 on forums, 0.799 on documentation and 0.30-0.45
 on product, collection and listing pages, which the paper leaves out of
 its scope (Sect. 2: topic pages; hub pages are not extracted).
+
+This folder: the method (registered as ``layout``; here) and its kernels (``_kernels.pxi``:
+subtree hashes, identical-node deletion, link rules, ``block_ancestors`` which ``site`` and
+``default`` also read).  May import core/, the registry and fastx.errors.
 """
 from __future__ import annotations
 

@@ -3,6 +3,11 @@
 >>> model = fastx.SiteModel.learn(pages)
 >>> fastx.extract(page, method="site", model=model)
 >>> fastx.extract(page, method="site", rules="site.json")
+
+This folder: the method (here), its model (``model.py``: SiteModel, learning and applying
+the rules) and its kernels (``_kernels.pxi``: consolidated selectors matched in one sweep).  May
+import core/, output/ (Extraction), the registry, ``bayes.model``'s JSON reader and
+fastx.errors; the browser only lazily (learning with rendered styles).
 """
 from __future__ import annotations
 

@@ -95,6 +95,11 @@ notices outweigh a short article in punctuated text (dragnet's blog pages
 with long comment threads, L3S pages with an agency notice in <small>),
 and CleanPortalEval's BBC pages whose longest punctuated leaf is the
 page's hidden "best viewed in an up-to-date web browser" notice.
+
+This folder: the method (here), the characteristics registry (``characteristics.py``),
+records (``records.py``: attribute/value pairs, fastx.records), SimHash (``simhash.py``) and the
+kernels (``_kernels.pxi``: vvtc, tag-path aggregation, SimHash/Hamming, WVC, records scan).
+May import core/, the registry, fastx.errors and ``layout_similarity``'s tag tables.
 """
 from __future__ import annotations
 
