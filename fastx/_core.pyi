@@ -141,9 +141,11 @@ GUARD_MAX_DEPTH: int
 GUARD_MAX_FORMATTING: int
 GUARD_MAX_ATTRS: int
 GUARD_MAX_FOSTERED: int
+GUARD_MAX_NAMES: int
 def guard_html(data: bytes, max_depth: int = ..., max_formatting: int = ..., max_attrs: int = ...,
                max_reconstructed: int | None = ..., max_fostered: int = ...,
-               stats: bool = ...) -> bytes | tuple[bytes, int, int, int, int, int]: ...
+               stats: bool | str = ..., max_copied: int | None = ...,
+               max_elements: int | None = ...) -> bytes | tuple[bytes, int, int, int, int, int] | tuple[bytes, dict[str, int | bool]]: ...
 
 # ---------------------------------------------------------------- _parse.pxi
 TG_OPTIONS: int
