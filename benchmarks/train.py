@@ -353,6 +353,16 @@ PT_PARAMS = {
 PT_ROUNDS = 300
 
 
+def set_page_type_rounds(rounds: int, learning_rate: float) -> None:
+    """The page-type model: `rounds` trees per page type at `learning_rate` (every tree is
+    walked on every page: fewer trees are a faster model)."""
+    global PT_ROUNDS
+    if rounds < 1 or not 0 < learning_rate <= 1:
+        raise SystemExit("train.py: --pt-rounds must be at least 1 and --pt-learning-rate in (0, 1]")
+    PT_ROUNDS = rounds
+    PT_PARAMS["learning_rate"] = learning_rate
+
+
 def fit_page_type(pages: list[Page]) -> ptm.PageTypeModel:
     """The page-type model (LightGBM softmax) on pages with a gold type, as one complete-tree
     ensemble per class (LightGBM's tree t belongs to class t mod classes)."""
@@ -482,13 +492,20 @@ def main(argv=None):
     ap.add_argument("--cross-only", metavar="CORPUS", action="append", default=[],
                     help="with --cross: hold out only these corpora")
     ap.add_argument("--no-write", action="store_true", help="train and report, do not overwrite fastx/data")
+    ap.add_argument("--keep-bayes", action="store_true",
+                    help="write the default and page-type models only (the Bayes files stay as they are)")
     ap.add_argument("--rounds", type=int, default=ROUNDS, help=f"trees of the default model (default {ROUNDS})")
     ap.add_argument("--learning-rate", type=float, default=PARAMS["learning_rate"],
                     help=f"LightGBM learning rate (default {PARAMS['learning_rate']})")
+    ap.add_argument("--pt-rounds", type=int, default=PT_ROUNDS,
+                    help=f"trees per page type of the page-type model (default {PT_ROUNDS})")
+    ap.add_argument("--pt-learning-rate", type=float, default=PT_PARAMS["learning_rate"],
+                    help=f"the page-type model's learning rate (default {PT_PARAMS['learning_rate']})")
     ap.add_argument("--weight", action="append", default=[], metavar="CORPUS=W",
                     help="a corpus's total training weight relative to the others (default 1 each)")
     a = ap.parse_args(argv)
     set_rounds(a.rounds, a.learning_rate)
+    set_page_type_rounds(a.pt_rounds, a.pt_learning_rate)
     for spec in a.weight:
         name, _, w = spec.partition("=")
         CORPUS_WEIGHT[name] = float(w)
@@ -507,11 +524,14 @@ def main(argv=None):
         set_page_types(pages, types, oof)
         model = train_default(pages)
     if not a.no_write:
-        bayes["paper"].save(DATA / "bayes.json")
-        bayes["table"].save(DATA / "bayes_table.json")
+        written = ["default_model.npz", "page_type_model.npz"]
+        if not a.keep_bayes:
+            bayes["paper"].save(DATA / "bayes.json")
+            bayes["table"].save(DATA / "bayes_table.json")
+            written = ["bayes.json", "bayes_table.json"] + written
         model.save(DATA / "default_model.npz")
         types.save(DATA / "page_type_model.npz")
-        for f in ("bayes.json", "bayes_table.json", "default_model.npz", "page_type_model.npz"):
+        for f in written:
             print(f"wrote fastx/data/{f} ({(DATA / f).stat().st_size:,} bytes)")
     ex = {"default": extractor("default", model=model, page_types=types),
           "bayes": extractor("bayes", model=bayes["paper"]),

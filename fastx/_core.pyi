@@ -153,9 +153,11 @@ GUARD_COPIED_BASE: int
 GUARD_COPIED_PER_BYTE: int
 GUARD_ELEMENTS_BASE: int
 GUARD_BYTES_PER_ELEMENT: int
+GUARD_MAX_NAMES: int
 def guard_html(data: bytes, max_depth: int = ..., max_formatting: int = ..., max_attrs: int = ...,
                max_reconstructed: int | None = ..., max_fostered: int = ...,
-               stats: bool = ...) -> bytes | tuple[bytes, int, int, int, int, int]: ...
+               stats: bool | str = ..., max_copied: int | None = ...,
+               max_elements: int | None = ...) -> bytes | tuple[bytes, int, int, int, int, int] | tuple[bytes, dict[str, int | bool]]: ...
 
 # ---------------------------------------------------------------- _parse.pxi
 TG_OPTIONS: int

@@ -41,12 +41,18 @@
 # bug: `benchmarks/fuzz.py patterns` hunts them, tests/test_fuzz.py
 # MODEL_REGRESSIONS keeps the ones found fixed.
 
+from libc.stdlib cimport calloc
 from libc.string cimport memchr, memmove, memset
 
 GUARD_MAX_DEPTH = 512
 GUARD_MAX_FORMATTING = 32
 GUARD_MAX_ATTRS = 512
 GUARD_MAX_FOSTERED = 4096
+# distinct tag and attribute names (not the standard's own) that reach lexbor through
+# guard_html: lexbor's name tables keep their 128 buckets there (the guarded parse widens
+# them), so N distinct names cost N * N / 256 comparisons, and every later use of a name
+# a walk of N / 128 entries; 16,384 keep both to a few hundred milliseconds at 50 MB
+GUARD_MAX_NAMES = 16384
 
 cdef enum:
     _G_VOID = 1 << 0
@@ -273,6 +279,16 @@ cdef struct _Guard:
     Py_ssize_t fostered   # runs of text inside a table (outside its cells), moved before the table
     Py_ssize_t max_fostered
     bint flat             # budget spent: from here on only text (and raw-text elements) pass
+    # the budgets of the guarded parse (fastx/config.py, _parse.pxi), modelled on the bytes
+    Py_ssize_t elements, max_elements          # tags read (start and end), plus re-created elements
+    Py_ssize_t attrs_total, max_attrs_total    # attributes passed
+    Py_ssize_t pushes                          # elements the model opened so far
+    Py_ssize_t run                             # bytes of the text node text is appended to now
+    Py_ssize_t grown, max_grown                # bytes of text nodes lexbor copies to grow them
+    Py_ssize_t frun                            # bytes of text fostered out of tables so far
+    bint moved                                 # the text arena was used since the last fostered run
+    uint32_t *names                            # hashes of the distinct names seen (open addressing)
+    Py_ssize_t nnames, max_names
     # output: the input minus the dropped byte ranges, built only once something is dropped
     unsigned char *out
     Py_ssize_t olen
@@ -378,6 +394,7 @@ cdef inline void _guard_push(_Guard *g, int32_t ident, uint32_t cat, uint8_t for
     elif cat & _G_FORMAT and key != 0:
         _guard_afe_append(g, key, ident, k)
     g.depth = k + 1
+    g.pushes += 1
     if g.depth > g.deepest:
         g.deepest = g.depth
 
@@ -754,18 +771,23 @@ cdef Py_ssize_t _guard_raw_end(_Guard *g, Py_ssize_t i, const unsigned char *nam
     return g.n
 
 
-cdef Py_ssize_t _guard_attrs(_Guard *g, Py_ssize_t i, Py_ssize_t *trunc, bint *self_closing) noexcept nogil:
+cdef Py_ssize_t _guard_attrs(_Guard *g, Py_ssize_t i, Py_ssize_t *trunc, bint *self_closing,
+                             int32_t *nattrs, bint record=False) noexcept nogil:
     """Scan a tag's attributes from i; index of its closing '>' (n at EOF).
 
-    trunc: where the attribute beyond max_attrs begins (-1 if none)."""
+    trunc: where the attribute beyond max_attrs begins (-1 if none); nattrs: the
+    attributes read (all of them, also past max_attrs).  `record`: count the names of
+    the first max_attrs among the distinct names (_guard_name)."""
     cdef const unsigned char *s = g.s
     cdef Py_ssize_t n = g.n
     cdef const unsigned char *p
     cdef int32_t count = 0
-    cdef Py_ssize_t start
+    cdef Py_ssize_t start, k
+    cdef uint32_t h
     cdef unsigned char c
     trunc[0] = -1
     self_closing[0] = False
+    nattrs[0] = 0
     while i < n:
         c = s[i]
         if _guard_ws(c):
@@ -781,11 +803,18 @@ cdef Py_ssize_t _guard_attrs(_Guard *g, Py_ssize_t i, Py_ssize_t *trunc, bint *s
             continue
         # an attribute name (a leading '=' belongs to it)
         count += 1
+        nattrs[0] = count
         if count == g.max_attrs + 1:
             trunc[0] = i
+        start = i
         i += 1
         while i < n and not (_guard_cls[s[i]] & _GC_ATTR_END):
             i += 1
+        if record and count <= g.max_attrs:
+            h = 2166136261u
+            for k in range(start, i):
+                h = _guard_hash_step(h, s[k] + 32 if 65 <= s[k] <= 90 else s[k])
+            _guard_name(g, h)
         while i < n and _guard_ws(s[i]):
             i += 1
         if i >= n or s[i] != 61:
@@ -834,7 +863,67 @@ cdef inline void _guard_foster(_Guard *g, Py_ssize_t start, Py_ssize_t first) no
     if g.depth > 0 and g.stack[g.depth - 1].cat & (_G_TABLE | _G_TSECT | _G_TR) \
             and _guard_has_text(g.s, start - 1, first):
         g.fostered += 1
-        if g.fostered > g.max_fostered:
+        # appended to the text node before the table, which lexbor copies to grow it when
+        # anything went to the text arena since (text elsewhere, a comment, attribute
+        # values): counted against the copy budget, as the parse guard counts it
+        if g.moved and not g.flat:
+            g.grown += g.frun
+        g.frun += start - first
+        g.moved = False
+        if g.fostered > g.max_fostered or g.grown > g.max_grown:
+            g.flat = True
+    else:
+        g.moved = True
+
+
+cdef inline void _guard_name(_Guard *g, uint32_t h) noexcept nogil:
+    """Count the name whose FNV-1a hash (lower case) is h among the distinct names that
+    reach lexbor's name tables; past max_names the rest of the page is read as text.
+    The table holds 2 * max_names + 2 slots or more (a power of two), so it never fills."""
+    cdef size_t mask, k
+    if g.flat or g.max_names <= 0:
+        return
+    mask = 1
+    while mask < <size_t>(2 * g.max_names + 2):
+        mask <<= 1
+    if g.names == NULL:
+        g.names = <uint32_t *>calloc(mask, sizeof(uint32_t))
+        if g.names == NULL:
+            g.oom = 1
+            return
+    mask -= 1
+    h |= 1                                    # 0 marks a free slot
+    k = h & mask
+    while g.names[k] != 0:
+        if g.names[k] == h:
+            return
+        k = (k + 1) & mask
+    g.names[k] = h
+    g.nnames += 1
+    if g.nnames > g.max_names:
+        g.flat = True
+
+
+cdef inline void _guard_text(_Guard *g, Py_ssize_t length) noexcept nogil:
+    """A run of `length` bytes of text reaches lexbor: appended to the text node of the
+    runs before it unless a node was made since (g.run was reset)."""
+    g.run += length
+
+
+cdef inline void _guard_grown(_Guard *g, bint changed, int32_t nattrs) noexcept nogil:
+    """After a tag that passes: lexbor allocated its attribute values in the text arena
+    as it read it; if the tag made no node and closed none (ignored: <tr a=b> in body, an
+    end tag nothing matches, <html>/<body> again), the next run of text is appended to the
+    same text node, which lexbor then copies whole to grow it (quadratic in the runs).
+    The copies are counted (the parse guard's GUARD_COPIED budget); past it the rest of the
+    page is read as text.  A tag that made or closed a node starts a new text node."""
+    if nattrs > 0:
+        g.moved = True
+    if changed:
+        g.run = 0
+    elif nattrs > 0 and g.run > 0:
+        g.grown += g.run
+        if g.grown > g.max_grown:
             g.flat = True
 
 
@@ -851,7 +940,8 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
     cdef bint end_tag, self_closing, text_before
     cdef Py_ssize_t i0 = 0
     cdef uint32_t key
-    cdef Py_ssize_t k
+    cdef Py_ssize_t k, pushes0, ai
+    cdef int32_t depth0, nattrs
     cdef int kind
     while i < n and not g.oom:
         p = <const unsigned char *>memchr(s + i, 60, n - i)
@@ -866,8 +956,17 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
         c = s[i]
         end_tag = False
         if c == 33:                                   # <!
-            if text_before and not _guard_in_foreign(g):
-                _guard_foster(g, start, i0)
+            if text_before:
+                _guard_text(g, start - i0)
+                if not _guard_in_foreign(g):
+                    _guard_foster(g, start, i0)
+                else:
+                    g.moved = True
+            # a comment's data goes to the text arena; the text after it reaches the same
+            # text node when the comment went elsewhere (after </body>: to <html>)
+            g.moved = True
+            if not g.flat:
+                _guard_grown(g, False, 1)
             if i + 2 < n and s[i + 1] == 45 and s[i + 2] == 45:
                 i = _guard_comment_end(g, i + 3)
                 if g.flat:                            # flat text: no comment splits it into runs
@@ -923,12 +1022,24 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
             i += 1
         ident = _guard_lookup(h, words, m)
         cat = _guard_cat[ident] if ident < _GUARD_HT else 0
-        gt = _guard_attrs(g, i, &trunc, &self_closing)
+        ai = i
+        gt = _guard_attrs(g, i, &trunc, &self_closing, &nattrs)
         if gt >= n:
             return                                    # EOF in a tag: the tokenizer emits nothing
-        if text_before and not _guard_in_foreign(g):
-            _guard_reconstruct(g)
-            _guard_foster(g, start, i0)
+        pushes0 = g.pushes
+        depth0 = g.depth
+        if text_before:
+            _guard_text(g, start - i0)
+            if not _guard_in_foreign(g):
+                _guard_reconstruct(g)
+                _guard_foster(g, start, i0)
+            else:
+                g.moved = True
+        # the tag budget: every tag read, and every formatting element re-created (each costs
+        # what a tag does); spent, the rest of the page is read as text
+        g.elements += 1
+        if g.elements + g.reconstructed > g.max_elements:
+            g.flat = True
         key = 0
         if cat & _G_FORMAT and not end_tag:
             key = <uint32_t>ident * 2654435761u
@@ -954,6 +1065,21 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
         if trunc >= 0:
             g.dropped_attrs += 1
             _guard_drop(g, trunc, gt - 1 if self_closing else gt)
+            nattrs = g.max_attrs
+        if not g.flat:
+            if ident >= _guard_nknown:
+                _guard_name(g, h)                 # a tag name lexbor interns
+            if nattrs > 0:
+                _guard_attrs(g, ai, &trunc, &self_closing, &nattrs, True)
+                if trunc >= 0:
+                    nattrs = g.max_attrs
+            if not end_tag:
+                g.attrs_total += nattrs           # the attribute budget: spent, text from here on
+                if g.attrs_total > g.max_attrs_total:
+                    g.flat = True
+            _guard_grown(g, g.pushes != pushes0 or g.depth != depth0 or (
+                not end_tag and (cat & (_G_VOID | _G_RAW | _G_PLAINTEXT) or kind == _GUARD_FOREIGN_TAG)),
+                nattrs)
         if kind != _GUARD_HTML:
             continue
         if cat & _G_RAW and m <= _GUARD_NAME:
@@ -964,7 +1090,8 @@ cdef void _guard_run(_Guard *g) noexcept nogil:
 
 def guard_html(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUARD_MAX_FORMATTING,
                int max_attrs=GUARD_MAX_ATTRS, object max_reconstructed=None,
-               Py_ssize_t max_fostered=GUARD_MAX_FOSTERED, bint stats=False):
+               Py_ssize_t max_fostered=GUARD_MAX_FOSTERED, object stats=False,
+               object max_copied=None, object max_elements=None):
     """`data` (UTF-8 HTML) with the tags removed that would make lexbor's tree
     builder quadratic: see the comment at the top of _guard.pxi.
 
@@ -975,6 +1102,16 @@ def guard_html(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUA
     elements re-created after blocks; past it the rest of the page is read as
     text (raw-text elements such as <script> keep their tags).  So past
     `max_fostered` runs of text directly inside tables (outside cells).
+
+    The budgets of the guarded parse (`parse_guarded`, fastx/config.py) are
+    modelled too: `max_elements` (default 2 * (GUARD_ELEMENTS_BASE + n //
+    GUARD_BYTES_PER_ELEMENT)) tags read plus formatting elements re-created, the
+    same number of attributes passed, and `max_copied` (default
+    GUARD_COPIED_BASE + GUARD_COPIED_PER_BYTE * n) bytes of text nodes lexbor
+    would copy to grow them (runs of text that reach one node across a tag the
+    tree builder ignores but whose attribute values lexbor allocates between
+    them): past any of them the rest of the page is read as text.
+    stats="dict": (bytes, dict of every counter).
     """
     cdef _Guard g
     cdef Py_ssize_t nids = _guard_nknown + _GUARD_UNKNOWN, k
@@ -993,6 +1130,13 @@ def guard_html(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUA
     g.fostered = 0
     g.max_fostered = max_fostered
     g.flat = False
+    g.elements = g.attrs_total = g.pushes = g.run = g.grown = g.frun = g.nnames = 0
+    g.moved = False
+    g.names = NULL
+    g.max_names = GUARD_MAX_NAMES
+    g.max_attrs_total = 2 * (GUARD_ELEMENTS_BASE + g.n // GUARD_BYTES_PER_ELEMENT)
+    g.max_elements = g.max_attrs_total if max_elements is None else max_elements
+    g.max_grown = GUARD_COPIED_BASE + GUARD_COPIED_PER_BYTE * g.n if max_copied is None else max_copied
     g.afe_len = 0
     g.afe_cap = 64
     g.out = NULL
@@ -1021,6 +1165,12 @@ def guard_html(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUA
         free(g.top_of)
         free(g.afe)
         free(g.out)
+        free(g.names)
+    if stats == "dict":
+        return result, {"deepest": g.deepest, "dropped_tags": g.dropped_tags, "dropped_attrs": g.dropped_attrs,
+                        "reconstructed": g.reconstructed, "fostered": g.fostered, "copied": g.grown,
+                        "elements": g.elements, "attributes": g.attrs_total, "names": g.nnames,
+                        "flat": bool(g.flat)}
     if stats:
         return result, g.deepest, g.dropped_tags, g.dropped_attrs, g.reconstructed, g.fostered
     return result

@@ -304,12 +304,19 @@ cdef extern from *:
         fx_chardata *w[2];
         unsigned char *d0 = NULL, *d1 = NULL;
         size_t l0 = 0, l1 = 0;
+        uintptr_t top;
         fx_token *r;
         if (g->tlen && tok->tag_id != 2) {
             tok = fx_tg_flush(g, tkz, tok);
             if (tok == NULL) return NULL;
         }
-        fx_tg_watch(g, w);
+        /* only a text token appends to a text node, and a token of any kind while a table
+           part is the current node (the text the tree builder held back in "in table text"
+           is inserted when the next token comes): other tokens copy no text */
+        if (tok->tag_id == 2 || (top = fx_tg_top(g), top < FX_TG_TAGS && (fx_tg_cat[top] & FX_TG_TABLE)))
+            fx_tg_watch(g, w);
+        else
+            w[0] = w[1] = NULL;
         if (w[0] != NULL) { d0 = w[0]->data.data; l0 = w[0]->data.length; }
         if (w[1] != NULL) { d1 = w[1]->data.data; l1 = w[1]->data.length; }
         r = g->tree_cb(tkz, tok, g->tree);
@@ -759,13 +766,18 @@ cdef extern from *:
         fx_tokenizer_head *tkz;
         fx_parser_head *parser;
         unsigned int st;
-        if (!fx_tg_widen((fx_hash *)d->tags, n) || !fx_tg_widen((fx_hash *)d->attrs, n)
-                || !fx_tg_widen((fx_hash *)d->prefix, n) || !fx_tg_widen((fx_hash *)d->ns, n))
-            return 2;                                  /* LXB_STATUS_ERROR_MEMORY_ALLOCATION */
         d->compat_mode = 0;            /* no-quirks until a doctype says otherwise, as in a new document
                                           (the empty parse before left it at quirks) */
         st = fx_tg_begin(doc);
         if (st != 0) return st;
+        /* widened after the begin, which empties the tables (lexbor_hash_clean zeroes every
+           bucket): a fresh table from calloc is zero already, and its untouched pages stay
+           untouched (on a 50 MB page the clean wrote 32 MB of tables) */
+        if (!fx_tg_widen((fx_hash *)d->tags, n) || !fx_tg_widen((fx_hash *)d->attrs, n)
+                || !fx_tg_widen((fx_hash *)d->prefix, n) || !fx_tg_widen((fx_hash *)d->ns, n)) {
+            (void)fx_tg_end(doc);
+            return 2;                                  /* LXB_STATUS_ERROR_MEMORY_ALLOCATION */
+        }
         parser = (fx_parser_head *)d->parser;
         tkz = (fx_tokenizer_head *)parser->tkz;
         /* lexbor grows a text node that fills its arena chunk into a new chunk of

@@ -435,22 +435,22 @@ def sniff_binary(data: bytes) -> str | None:
     bytes that are only NUL padding are an empty page."""
     if not data:
         return None
-    head = data if len(data) <= 4096 else data[:4096]
-    if head[0] in _MAGIC_FIRST:
+    if data[0] in _MAGIC_FIRST:
         for magic, what in _MAGIC:
-            if head.startswith(magic):
+            if data.startswith(magic):
                 return what
-    if head[4:8] == b"ftyp":
+    if data[4:8] == b"ftyp":
         return "MP4/QuickTime media"
-    if head[:4] == b"RIFF" and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
-        return {b"WEBP": "a WebP image", b"WAVE": "WAV audio", b"AVI ": "AVI video"}[head[8:12]]
-    if len(head) >= 262 and head[257:262] == b"ustar":
+    if data[:4] == b"RIFF" and data[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return {b"WEBP": "a WebP image", b"WAVE": "WAV audio", b"AVI ": "AVI video"}[data[8:12]]
+    if len(data) >= 262 and data[257:262] == b"ustar":
         return "a tar archive"
-    if head.startswith(b"MZ") and (b"PE\x00\x00" in head or b"This program" in head[:512]):
+    if data.startswith(b"MZ") and (b"PE\x00\x00" in data[:4096] or b"This program" in data[:512]):
         return "a Windows executable (PE)"
-    controls, nuls = _core.control_bytes(head, 4096)
+    controls, nuls = _core.control_bytes(data, 4096)      # the head, without copying it
     if not controls:
         return None
+    head = data if len(data) <= 4096 else data[:4096]
     if head.endswith(b"\x00"):
         head = head.rstrip(b"\x00")            # NUL padding after a page (archives, disk images)
         if not head:

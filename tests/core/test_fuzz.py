@@ -186,13 +186,47 @@ def test_guard_leaves_real_pages_unchanged(compare):
 def test_guard_bounds_text_fostered_out_of_tables(sep):
     # each run of text directly inside a table is appended to one text node before it
     # (quadratic in lexbor); past the budget the rest is one flat run of text
+    # (the copy budget, which stops comments between the runs sooner, is tested below)
     data = b"<table>" + (b"y" * 100 + sep) * 6000 + b"</table>"
-    out, _, _, _, _, fostered = _core.guard_html(data, max_fostered=1000, stats=True)
+    out, _, _, _, _, fostered = _core.guard_html(data, max_fostered=1000, stats=True, max_copied=1 << 40)
     assert fostered == 6000
     assert out.count(b"y") == data.count(b"y")
     assert out.count(sep) == 1000
     below = b"<table>" + (b"y" * 100 + sep) * (_core.GUARD_MAX_FOSTERED - 1) + b"</table>"
-    assert _core.guard_html(below) is below
+    assert _core.guard_html(below, max_copied=1 << 40) is below
+
+
+# The byte-level guard (the fallback of fastx.parse where lexbor's entry points are not
+# exported) models the guarded parse's budgets: tags, attributes, bytes of text nodes lexbor
+# copies to grow them, and (its name tables keep 128 buckets there) distinct names.
+@pytest.mark.parametrize("shape, reps, budget", [
+    ("<p>x", 60_000, "elements"),                                   # a tag per 4 bytes
+    ("<i a{r}=1 b{r}=2 c{r}=3>x</i>", 60_000, "names"),             # distinct attribute names
+    ("<q-{r}>x</q-{r}>", 30_000, "names"),                          # distinct tag names
+    ("<tr a=b>xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 60_000, "copied"),   # ignored tags between runs of one node
+    ("x</body><!--c-->", 60_000, "copied"),                         # comments go to <html>, text to <body>
+    ("<table><td>y</td>" + "x" * 5000, 200, "copied"),              # text fostered out of a table
+])
+def test_byte_guard_budgets(shape, reps, budget):
+    data = b"<html><body>" + "".join(shape.replace("{r}", str(r)) for r in range(reps)).encode()
+    out, st = _core.guard_html(data, stats="dict")
+    assert st["flat"], st
+    limit = {"elements": 2 * (16384 + len(data) // 128), "names": _core.GUARD_MAX_NAMES,
+             "copied": 2 * len(data) + (1 << 20)}[budget]
+    assert st[budget] > limit
+    # text is kept: every byte of text the shape holds comes out
+    assert out.count(b"x") == data.count(b"x")
+    # what lexbor then builds stays small: no more elements than the budget allows
+    from selectolax.lexbor import LexborHTMLParser
+    assert len(LexborHTMLParser(out).root.css("*")) <= 2 * (16384 + len(data) // 128) + 16
+
+
+def test_byte_guard_budgets_below():
+    # within every budget the bytes come back as they are (the dev corpora: see
+    # test_guard_leaves_real_pages_unchanged)
+    page = (PAGE * 20).encode()
+    out, st = _core.guard_html(page, stats="dict")
+    assert out is page and not st["flat"] and 0 < st["names"] < 100
 
 
 # ---------------------------------------------------------------- issue 15: cost per MB must not grow

@@ -141,6 +141,22 @@ def test_a_dateline_far_from_the_headline_does_not_overrule_the_metadata():
     assert meta(html).date == "2025-03-04"
 
 
+@pytest.mark.parametrize("cls, found", [
+    ("flex items-center gap-2 text-sm text-gray-600 post-Author-name", True),   # the word deep in a long value
+    ("mt-4 md:flex BYLINE", True),
+    ("entry-meta__writer", True),
+    ("au by da pu po wr us ti so", False),       # the words' first letters alone name nothing
+    ("flex items-center gap-2 text-sm", False),
+])
+def test_author_element_found_by_its_class_words(cls, found):
+    html = (f"<html><body><h1>Ten ways to cook rice</h1><div class='{cls}'>Jane Doe</div>"
+            "<p>Rinse the rice.</p></body></html>")
+    m = meta(html)
+    assert (m.author == "Jane Doe") is found
+    if found:
+        assert m.source["author"] == "byline"
+
+
 def test_chinese_bylines():
     html = ("<html><head><meta charset='utf-8'><title>新闻标题_新华网</title></head><body>"
             "<h1>新闻标题</h1><div class='info'>2019-12-10 07:57:40 来源： 新华网</div>"

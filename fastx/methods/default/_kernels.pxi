@@ -1481,6 +1481,35 @@ def gbt_model(int depth, object feat, object thr, object leaf, object exit_at=No
     return _GbtModel(depth, feat, thr, leaf, exit_at, exit_margin)
 
 
+cdef double _gbt_row_sum(const float *x, int depth, const int32_t *feat, const float *thr,
+                         const float *leaf, Py_ssize_t nt) noexcept nogil:
+    """The raw score of one row: the sum over the nt complete trees of the leaf its walk
+    reaches (k = 2k + 1 + (x > thr), as in _gbt_tree), two trees interleaved."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, t = 0, k0, k1
+    cdef const int32_t *f1
+    cdef const float *th1
+    cdef double z = 0.0
+    cdef int d
+    while t + 2 <= nt:
+        f1 = feat + inner
+        th1 = thr + inner
+        k0 = k1 = 0
+        for d in range(depth):
+            k0 = 2 * k0 + 1 + (x[feat[k0]] > thr[k0])
+            k1 = 2 * k1 + 1 + (x[f1[k1]] > th1[k1])
+        z += leaf[k0 - inner] + leaf[inner + 1 + k1 - inner]
+        feat += 2 * inner
+        thr += 2 * inner
+        leaf += 2 * (inner + 1)
+        t += 2
+    if t < nt:
+        k0 = 0
+        for d in range(depth):
+            k0 = 2 * k0 + 1 + (x[feat[k0]] > thr[k0])
+        z += leaf[k0 - inner]
+    return z
+
+
 def gbt_softmax(tuple models, object x):
     """Softmax over classes of one row: ``models[k]`` is class k's ensemble (raw score z_k,
     the sum of its trees' leaves); returns float32 p_k = exp(z_k - max z) / sum_j exp(z_j - max z).
@@ -1490,7 +1519,6 @@ def gbt_softmax(tuple models, object x):
     cdef _GbtModel m
     cdef double z[16]
     cdef double top = -1e300, tot = 0.0
-    cdef int32_t r0 = 0
     if K == 0 or K > 16:
         raise ValueError("gbt_softmax takes 1 to 16 class ensembles")
     cdef const float *xp = <const float *>cnp.PyArray_DATA(row)
@@ -1498,10 +1526,8 @@ def gbt_softmax(tuple models, object x):
         m = models[k]
         if F < m.width:
             raise ValueError(f"the row has {F} columns, the trees read {m.width}")
-        z[k] = 0.0
         with nogil:
-            _gbt_ensemble(xp, 1, F, m.depth, m.feat, m.thr, m.leaf, m.nt, m.exit_at, m.exit_margin, 0,
-                          0.0, 0.0, &z[k], &r0)
+            z[k] = _gbt_row_sum(xp, m.depth, m.feat, m.thr, m.leaf, m.nt)
         if z[k] > top:
             top = z[k]
     out = np.empty(K, dtype=np.float32)

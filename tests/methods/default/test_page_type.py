@@ -43,6 +43,10 @@ def test_gbt_softmax_is_the_softmax_of_each_class_ensemble():
     e = np.exp(z - z.max())
     assert np.allclose(_core.gbt_softmax(model._trees, row), e / e.sum(), atol=1e-6)
     assert np.allclose(model.probabilities(np.vstack([row, row])), e / e.sum(), atol=1e-6)
+    # an odd number of trees per class (the single-row walk takes two trees at a time)
+    odd = ptm.PageTypeModel(model.depth, model.feat[:, :5], model.thr[:, :5], model.leaf[:, :5])
+    z = np.array([_core.gbt_predict(t, row[None, :])[0] for t in odd._trees])
+    assert np.allclose(_core.gbt_softmax(odd._trees, row), np.exp(z - z.max()) / np.exp(z - z.max()).sum(), atol=1e-6)
 
 
 def test_unit_rows_carry_the_page_type_probabilities():
