@@ -811,9 +811,9 @@ cdef Py_ssize_t _guard_attrs(_Guard *g, Py_ssize_t i, Py_ssize_t *trunc, bint *s
         while i < n and not (_guard_cls[s[i]] & _GC_ATTR_END):
             i += 1
         if record and count <= g.max_attrs:
-            h = 2166136261u
+            h = FX_FNV32_OFFSET
             for k in range(start, i):
-                h = _guard_hash_step(h, s[k] + 32 if 65 <= s[k] <= 90 else s[k])
+                h = fx_fnv32_step(h, s[k] + 32 if 65 <= s[k] <= 90 else s[k])
             _guard_name(g, h)
         while i < n and _guard_ws(s[i]):
             i += 1
