@@ -1,65 +1,14 @@
 # Own declarations of the few lexbor 3.1 structs fastx reads (see DESIGN.md).
 #
 # selectolax ships `lexbor.pxd` but not lexbor's C headers, so the layouts are
-# restated here as plain C.  They are checked against selectolax's own API at
-# import (`_calibrate` in _doc.pxi) and fastx refuses to run if they differ.
+# restated as plain C in include/lexbor_abi.h (every layout fastx reads, DOM and
+# parser, once).  They are checked against selectolax's own API at import
+# (`_calibrate` in core/_doc.pxi, `_tg_calibrate` in core/_parse.pxi) and fastx
+# refuses to run if they differ.
 
 from libc.stdint cimport uintptr_t
 
-cdef extern from *:
-    """
-    #include <stddef.h>
-    #include <stdint.h>
-    typedef struct fx_str_s { unsigned char *data; size_t length; } fx_str;
-    typedef struct fx_node_s fx_node;
-    struct fx_node_s {                 /* lxb_dom_node_t */
-        void *events;                  /* lxb_dom_event_target_t */
-        uintptr_t local_name;          /* tag id (elements), attr id (attributes) */
-        uintptr_t prefix;
-        uintptr_t ns;
-        void *owner_document;
-        fx_node *next;
-        fx_node *prev;
-        fx_node *parent;
-        fx_node *first_child;
-        fx_node *last_child;
-        void *user;
-        int type;                      /* lxb_dom_node_type_t */
-    };
-    typedef struct fx_attr_s fx_attr;
-    struct fx_attr_s {                 /* lxb_dom_attr_t */
-        fx_node node;
-        uintptr_t upper_name;
-        uintptr_t qualified_name;
-        fx_str *value;
-        void *owner;
-        fx_attr *next;
-        fx_attr *prev;
-    };
-    typedef struct fx_element_s {      /* lxb_dom_element_t */
-        fx_node node;
-        uintptr_t upper_name;
-        uintptr_t qualified_name;
-        fx_str *is_value;
-        fx_attr *first_attr;
-        fx_attr *last_attr;
-        fx_attr *attr_id;
-        fx_attr *attr_class;
-        int custom_state;
-    } fx_element;
-    typedef struct fx_chardata_s {     /* lxb_dom_character_data_t */
-        fx_node node;
-        fx_str data;
-    } fx_chardata;
-    typedef struct fx_hash_entry_s {   /* lexbor_hash_entry_t, LEXBOR_HASH_SHORT_SIZE 16 */
-        union { unsigned char *long_str; unsigned char short_str[17]; } u;
-        size_t length;
-        void *next;
-    } fx_hash_entry;
-    static const unsigned char *fx_hash_entry_str(const fx_hash_entry *e) {
-        return e->length <= 16 ? e->u.short_str : e->u.long_str;
-    }
-    """
+cdef extern from "lexbor_abi.h":
     ctypedef struct fx_str:
         unsigned char *data
         size_t length
@@ -91,6 +40,15 @@ cdef extern from *:
         size_t length
 
     const unsigned char *fx_hash_entry_str(const fx_hash_entry *e) nogil
+    uintptr_t fx_node_ns(const fx_node *n) nogil
+
+    ctypedef struct fx_dom_document:
+        void *tags
+        void *attrs
+        void *prefix
+        void *ns
+    ctypedef struct fx_hash:
+        size_t table_size
 
 # lxb_dom_node_type_t values used
 cdef enum:

@@ -1,82 +1,6 @@
 # Input check: can lexbor read these bytes directly as UTF-8?
 
-cdef extern from *:
-    """
-    #include <string.h>
-    #if defined(__GNUC__) || defined(__clang__)
-    typedef unsigned char fx_u8x16 __attribute__((vector_size(16)));
-    typedef signed char fx_i8x16 __attribute__((vector_size(16)));
-    /* Length of the prefix of s[0..n) made of 32-byte blocks of ASCII
-       without NUL or ESC (SSE2 / NEON through the compiler's vectors). */
-    static inline size_t fx_ascii_blocks(const unsigned char *s, size_t n) {
-        size_t i = 0;
-        while (i + 32 <= n) {
-            fx_u8x16 a, b;
-            fx_i8x16 bad;
-            uint64_t w[2];
-            memcpy(&a, s + i, 16);
-            memcpy(&b, s + i + 16, 16);
-            bad = (a >= 0x80) | (a == 0) | (a == 0x1B) | (b >= 0x80) | (b == 0) | (b == 0x1B);
-            memcpy(w, &bad, 16);
-            if (w[0] | w[1]) break;
-            i += 32;
-        }
-        return i;
-    }
-    #else
-    static inline size_t fx_ascii_blocks(const unsigned char *s, size_t n) { (void)s; (void)n; return 0; }
-    #endif
-
-    /* The scans' fast path: how many bytes from s[i] are 32-byte blocks of
-       ASCII without NUL or ESC.  A block holding another byte is then read
-       byte by byte: the next attempt waits until i has passed it (*vec_from). */
-    static inline size_t fx_ascii_skip(const unsigned char *s, size_t i, size_t n, size_t *vec_from) {
-        size_t run;
-        if (i < *vec_from || i + 32 > n) return 0;
-        run = fx_ascii_blocks(s + i, n - i);
-        *vec_from = i + run + 32;
-        return run;
-    }
-
-    /* 1 if s[0..n) is valid UTF-8 (no overlongs, surrogates or code points
-       above U+10FFFF) with no NUL and no ESC byte, else 0.  ASCII is checked
-       32 bytes at a time with vectors where the compiler has them, else 8. */
-    static int fx_utf8_plain(const unsigned char *s, size_t n) {
-        const uint64_t hi = 0x8080808080808080ULL, ones = 0x0101010101010101ULL;
-        const uint64_t esc = 0x1B1B1B1B1B1B1B1BULL;
-        size_t i = 0, vec_from = 0;
-        while (i < n) {
-            i += fx_ascii_skip(s, i, n, &vec_from);
-            if (i >= n) break;
-            if (i + 8 <= n) {
-                uint64_t w, e;
-                memcpy(&w, s + i, 8);
-                e = w ^ esc;
-                if (!(w & hi) && !((w - ones) & ~w & hi) && !((e - ones) & ~e & hi)) { i += 8; continue; }
-            }
-            unsigned char c = s[i];
-            if (c < 0x80) {
-                if (c == 0 || c == 0x1B) return 0;
-                i++;
-                continue;
-            }
-            size_t need; uint32_t cp, min;
-            if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; min = 0x80; }
-            else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; min = 0x800; }
-            else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; min = 0x10000; }
-            else return 0;
-            if (i + need >= n) return 0;
-            for (size_t k = 1; k <= need; k++) {
-                unsigned char d = s[i + k];
-                if ((d & 0xC0) != 0x80) return 0;
-                cp = (cp << 6) | (d & 0x3F);
-            }
-            if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-            i += need + 1;
-        }
-        return 1;
-    }
-    """
+cdef extern from "utf8_scan.h":
     int fx_utf8_plain(const unsigned char *s, size_t n) nogil
     size_t fx_ascii_skip(const unsigned char *s, size_t i, size_t n, size_t *vec_from) nogil
 
@@ -128,36 +52,7 @@ def nonascii_islands(bytes sample):
     return bytes(out[:o]), spaced, high
 
 
-cdef extern from *:
-    """
-    /* Length of the UTF-8 sequence at s[i] (n bytes in all) if it is a
-       complete valid one (no overlongs, surrogates or code points above
-       U+10FFFF); else minus the length of its maximal valid prefix (at least
-       1): the bytes one U+FFFD replaces under Unicode's "maximal subpart"
-       practice, as Python's UTF-8 decoder does. */
-    static inline long fx_utf8_seq(const unsigned char *s, size_t i, size_t n) {
-        unsigned char c = s[i], lo = 0x80, hi = 0xBF;
-        size_t need, k;
-        if (c >= 0xC2 && c <= 0xDF) need = 1;
-        else if (c >= 0xE0 && c <= 0xEF) {
-            need = 2;
-            if (c == 0xE0) lo = 0xA0;
-            else if (c == 0xED) hi = 0x9F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            need = 3;
-            if (c == 0xF0) lo = 0x90;
-            else if (c == 0xF4) hi = 0x8F;
-        } else return -1;
-        for (k = 1; k <= need; k++) {
-            unsigned char d;
-            if (i + k >= n) return -(long)k;
-            d = s[i + k];
-            if (d < lo || d > hi) return -(long)k;
-            lo = 0x80; hi = 0xBF;
-        }
-        return (long)(need + 1);
-    }
-    """
+cdef extern from "utf8_valid.h":
     long fx_utf8_seq(const unsigned char *s, size_t i, size_t n) nogil
 
 

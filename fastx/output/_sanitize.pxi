@@ -142,7 +142,7 @@ def _sz_init():
     tree = LexborHTMLParser("<body><span " + " ".join(f'{nm}="{k}"' for k, nm in enumerate(names)) + ">x</span>")
     el = tree.css_first("span")
     node = <fx_node *><uintptr_t>el.mem_id
-    _sz_html_ns = fx_render_node_ns(node)
+    _sz_html_ns = fx_node_ns(node)
     a = (<fx_element *>node).first_attr
     while a != NULL:
         k = int(_fx_str(a.value))
@@ -408,7 +408,7 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
                 if not (pr & SZ_KEEP):
                     continue                     # not allowed: unwrapped
                 node = <fx_node *><uintptr_t>ptr[i]
-                if fx_render_node_ns(node) != _sz_html_ns:
+                if fx_node_ns(node) != _sz_html_ns:
                     continue                     # foreign content: never written
                 _rm_lit(&b, b"<")
                 _rm_put(&b, _sz_tag_name[t], _sz_tag_len[t])

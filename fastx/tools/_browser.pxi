@@ -23,12 +23,6 @@
 
 from libc.string cimport strlen
 
-cdef extern from *:
-    """
-    static uintptr_t fx_render_node_ns(const fx_node *n) { return n->ns; }
-    """
-    uintptr_t fx_render_node_ns(const fx_node *n) nogil
-
 cdef enum:
     RP_SKIP = 1         # subtree left out
     RP_SKIP_NOJS = 2    # left out unless scripts are on
@@ -262,7 +256,7 @@ def render_markup(Doc d, bint scripts=False):
     root = <fx_node *><uintptr_t>d.parser.root.mem_id
     if not _rm_known(root):
         _rm_learn(d.parser)
-    html_ns = fx_render_node_ns(root)
+    html_ns = fx_node_ns(root)
     b.data = NULL
     b.n = b.cap = 0
     b.oom = 0
@@ -279,7 +273,7 @@ def render_markup(Doc d, bint scripts=False):
                 parent_pr = stack_props[sp - 1] if sp > 0 else 0
                 if node.type == LXB_ELEMENT:
                     pr = _rm_props[node.local_name] if node.local_name < STATIC_LIMIT else 0
-                    if fx_render_node_ns(node) != html_ns:
+                    if fx_node_ns(node) != html_ns:
                         pr = 0      # SVG/MathML: none of the HTML properties (RP_*: all eight bits) apply
                     if not (pr & RP_SKIP or (nojs and pr & RP_SKIP_NOJS)):
                         nm = _rm_name(node, &m)
