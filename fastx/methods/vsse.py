@@ -217,7 +217,7 @@ def seeds(doc, T1: float = 0.8, characteristics=None, links: bool = False) -> np
 def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = True,
          refine: str = "links", characteristics=None, aggregation: str = "areas",
          join: float = 0.8, container: bool = True, links: bool = False, together: float = 3.0,
-         floor: float = 0.1, headings: bool = True, share: float = 0.3, extend: float = 0.2,
+         floor: float = 0.1, headings: bool = True, share: float = 0.3, extend: float = 0.4,
          found: bool = True):
     """Keep mask of VSSE over `doc` (see the module docstring).
 
