@@ -602,14 +602,14 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
                 break
     if md.author is None:
         for k in groups.get("author", ()):
-            v = meta_multi.get(k) or [metas[k]]
-            if not v:
+            vals: list[str] = meta_multi.get(k) or [metas[k]]
+            if not vals:
                 continue
             if k == "twitter:data1" and "author" not in metas.get("twitter:label1", "").lower() \
                     and "written" not in metas.get("twitter:label1", "").lower():
                 continue
             names = []
-            for x in v:
+            for x in vals:
                 if x.startswith("http"):
                     x = _author_from_url(x)
                 names.extend(_split_names(x))
@@ -726,9 +726,9 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
             pass
     if not md.tags:
         for k in groups.get("tag", ()):
-            v = meta_multi.get(k) or [metas[k]]
-            if v:
-                ts = [t.strip() for x in v for t in (x.split(",") if len(v) == 1 else [x]) if t.strip()]
+            vals = meta_multi.get(k) or [metas[k]]
+            if vals:
+                ts = [t.strip() for x in vals for t in (x.split(",") if len(vals) == 1 else [x]) if t.strip()]
                 if set_("tags", _dedupe(ts)[:50], "opengraph" if k.startswith(("article:", "og:")) else "meta"):
                     break
     cats: list[str] = []
@@ -741,14 +741,13 @@ def extract_metadata(doc, url: str | None = None) -> Metadata:
         set_("categories", _dedupe([c for c in cats if c])[:20], "json-ld")
     if not md.categories:
         for k in groups.get("cat", ()):
-            v = meta_multi.get(k) or [metas[k]]
-            if v and set_("categories", _dedupe([_clean(x) for x in v if x.strip()])[:20],
+            vals = meta_multi.get(k) or [metas[k]]
+            if vals and set_("categories", _dedupe([_clean(x) for x in vals if x.strip()])[:20],
                           "opengraph" if k.startswith(("article:", "og:")) else "meta"):
                 break
     if main is not None:
-        ld_type = main.get("@type")
-        set_("type", next((t for t in (ld_type if isinstance(ld_type, list) else [ld_type])
-                           if isinstance(t, str)), None), "json-ld")
+        mt = main.get("@type")
+        set_("type", next((t for t in (mt if isinstance(mt, list) else [mt]) if isinstance(t, str)), None), "json-ld")
     if md.type is None and "og:type" in metas:
         set_("type", metas["og:type"], "opengraph")
     if md.type is None and page_obj is not None:
@@ -857,7 +856,7 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
     seg_keys: set[str] = set()
     tail_keys: set[str] = set()
     heads: list[tuple[str, str, str]] = []        # (key, text, source) of each candidate's first segment
-    split_seen = set()
+    split_seen: set[str] = set()
     for c, s in cands + [(raw_title, "title")]:
         if not c or c in split_seen:
             continue

@@ -672,7 +672,8 @@ cdef enum:
 
 
 def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True,
-               double T1=0.0, double together=0.0, double floor=0.1, double share=0.0):
+               double T1=0.0, double together=0.0, double floor=0.1, double share=0.0,
+               double extend=0.0, bint found=False):
     """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
     areas, and the area of the largest visual value.
 
@@ -701,6 +702,13 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     T1 is halved, down to `floor`, and the seeds it adds continue the
     aggregation (best first, so the areas of the first k seeds are a state
     of the areas of more).
+
+    extend > 0: once the halving is over, the seeds down to `extend` times
+    the best vvtc still join the areas they are near (the same `join`
+    test), and with `found` also found areas of their own: a list of
+    punctuated items one or two levels below the paragraphs (div/ol/li/p
+    beside div/p), or an article whose comments carry the best leaves, is
+    not left out because the first seeds were already organized together.
 
     share > 0: the content areas are the chosen one and every other area
     whose leaves carry at least `share` times its vvtc (the page's "broad
@@ -738,6 +746,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef uint8_t[::1] bestk = best_arr
     cdef double[::1] ascore = np.zeros(cap, dtype=np.float64)
     cdef Py_ssize_t done = 0, upto = ns, nu
+    cdef bint extending = False
     cdef int32_t mark = 0
     cdef double t1 = T1, vtop = v[sd[0]], vmx = 0.0, best_vmax = 0.0
     if T1 > 0:
@@ -757,7 +766,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                         plen[a] = L
                         break
                 else:
-                    if na < cap:                  # later seeds past the cap found no area
+                    if na < cap and (found or not extending):   # past the cap: no new area
                         for i in range(ly):
                             paths[na, i] = Y[i]
                         plen[na] = ly
@@ -775,15 +784,22 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     best_score = score
                     best = a
                     best_vmax = vmx
-            if together <= 0 or T1 <= 0 or best_score >= together * best_vmax:
+            if extending:
                 break
             nu = upto
-            while nu == upto and t1 / 2 >= floor:
-                t1 /= 2
-                while nu < ns and v[sd[nu]] >= t1 * vtop:
+            if not (together <= 0 or T1 <= 0 or best_score >= together * best_vmax):
+                while nu == upto and t1 / 2 >= floor:
+                    t1 /= 2
+                    while nu < ns and v[sd[nu]] >= t1 * vtop:
+                        nu += 1
+            if nu == upto:                    # the halving is over
+                if extend <= 0:
+                    break
+                extending = True
+                while nu < ns and v[sd[nu]] >= extend * vtop:
                     nu += 1
-            if nu == upto:
-                break
+                if nu == upto:
+                    break
             upto = nu
         mark += 1
         for a in range(na):

@@ -369,12 +369,19 @@ def test_link_text_carries_no_punctuation_unless_asked():
 
 
 def test_an_isolated_best_leaf_halves_t1_until_nodes_are_organized_together():
-    only = fastx.extract(NOTICE, method="vsse", together=0, share=0).text
+    only = fastx.extract(NOTICE, method="vsse", together=0, share=0, extend=0).text
     assert "Notice" in only and "harbour reopened" not in only       # T1 = 0.8: the notice alone
-    text = fastx.extract(NOTICE, method="vsse", share=0).text
+    text = fastx.extract(NOTICE, method="vsse", share=0, extend=0).text
     assert "harbour reopened" in text and "Forecasters expect" in text and "Notice" not in text
     # a floor above T1 / 2 stops the halving at once
-    assert fastx.extract(NOTICE, method="vsse", floor=0.5, share=0).text == only
+    assert fastx.extract(NOTICE, method="vsse", floor=0.5, share=0, extend=0).text == only
+    # extend: without the halving, the seeds down to 0.2 of the best still found areas, and the
+    # story's area, carrying the most vvtc, is chosen; joining only (found=False) they cannot
+    # reach the notice's area, which stays alone; at 0.4 the story's leaves are below the line
+    ext = fastx.extract(NOTICE, method="vsse", together=0, share=0, extend=0.2).text
+    assert "harbour reopened" in ext and "Notice" not in ext
+    assert fastx.extract(NOTICE, method="vsse", together=0, share=0, extend=0.2, found=False).text == only
+    assert fastx.extract(NOTICE, method="vsse", together=0, share=0, extend=0.4).text == only
     # share: the notice's area carries between 0.7 and 0.8 of the story's vvtc (one long
     # leaf: vvtc grows with the square of the length), so at 0.3 it is content too, at 0.8 not
     assert "harbour reopened" in fastx.extract(NOTICE, method="vsse").text
