@@ -88,6 +88,9 @@ def test_sdist_manifest_carries_what_the_tests_need():
     assert {"fastx/_core.pyx", "LICENSE", "README.md", "pyproject.toml", "setup.py"} <= files
     kernels = {p.relative_to(ROOT).as_posix() for p in (ROOT / "fastx").rglob("*.pxi")}
     assert "fastx/methods/cetd/_kernels.pxi" in kernels and kernels <= files
+    headers = {p.relative_to(ROOT).as_posix() for p in (ROOT / "fastx" / "include").glob("*.h")}
+    assert {"fastx/include/lexbor_abi.h", "fastx/include/fx_text.h"} <= headers and headers <= files
+    assert "fastx/_text.pxd" in files
     assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "fastx" / "tools" / "assets").iterdir()} <= files
     assert {p.relative_to(ROOT).as_posix() for p in (ROOT / "benchmarks").glob("*.py")} <= files
     assert "fastx/data/default_model.npz" in files
