@@ -80,7 +80,7 @@ _KEEP_TAGS = frozenset(
     "div h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table caption colgroup col thead tbody tfoot tr td th "
     "blockquote pre article section main header footer nav aside figure figcaption address center "
     "hr br sub sup span".split())
-_VOID = frozenset(("br", "hr", "col"))
+_VOID = _KEEP_TAGS & _core.VOID_TAGS          # written without an end tag (br, hr, col)
 _PLACEHOLDER = {"img": "image", "input": "input", "video": "video", "audio": "audio", "picture": "picture",
                 "select": "select", "textarea": "textarea", "button": "button", "area": "area"}
 _NUM_ATTRS = {"td": ("colspan", "rowspan"), "th": ("colspan", "rowspan"), "ol": ("start",)}
