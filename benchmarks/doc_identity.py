@@ -18,7 +18,7 @@ holds (pre, table, list).
 every pack in ../shared/datasets (the zh-news pages too, which have no gold),
 a digest of each registered method's ``.text`` (``site`` with a model learned from
 the pack's first three pages) and the time of each method beside the time
-of the parse, measured interleaved (every method on a page before the next
+of the parse (and of ``fastx.parse`` beside selectolax's own parse), measured interleaved (every method on a page before the next
 page); ``--check`` then says on how many pages each method's text differs and
 compares each method's median time/parse ratio with the recorded one::
 
@@ -118,7 +118,12 @@ def run_all(limit):
     """Page key -> {method: text digest or error name}, and method -> [time/parse ratio per page]."""
     names = list(fastx.methods())
     out, ratios, models = {}, {m: [] for m in names}, {}
+    from selectolax.lexbor import LexborHTMLParser
+    ratios["parse"] = []
     for corpus, pid, html in all_pages(limit):
+        t0 = time.perf_counter()
+        LexborHTMLParser(html)                  # selectolax's own parse: the yardstick of fastx.parse
+        t_lexbor = time.perf_counter() - t0
         t0 = time.perf_counter()
         try:
             doc = fastx.parse(html)
@@ -126,6 +131,8 @@ def run_all(limit):
             out[(corpus, pid)] = {"parse": type(exc).__name__}
             continue
         t_parse = time.perf_counter() - t0
+        if t_lexbor > 0:
+            ratios["parse"].append(t_parse / t_lexbor)
         row = {}
         for m in names:
             params = {}
@@ -167,7 +174,8 @@ def check_all(before, now, ratios_before, ratios_now, tolerance):
         mb, mn = statistics.median(rb), statistics.median(rn)
         change = mn / mb if mb else float("nan")
         d = differs.get(m, [])
-        print(f"  {m:12s} .text differs on {len(d):5d} of {pages} pages; time/parse median "
+        what = "fastx.parse / selectolax parse" if m == "parse" else "time/parse"
+        print(f"  {m:12s} .text differs on {len(d):5d} of {pages} pages; {what} median "
               f"{mb:6.2f} before, {mn:6.2f} now ({change:5.2f}x)")
         for key in d[:5]:
             print("      differs:", key, before.get(key, {}).get(m), "->", now.get(key, {}).get(m))
