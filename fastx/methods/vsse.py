@@ -156,7 +156,6 @@ CONTROL_TAGS = ("input", "select", "optgroup", "option", "textarea", "button",
 _CONTROLS = None
 # Sect. 4.3.1: "text that is given as special presentations ... such as using <h> for
 # highlights": what the aggregation covers on purpose, not left to the SimHash test
-_NF_IN_LINK = 2      # Doc.flags: the node is inside a link
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _HEADINGS = None
 
@@ -175,19 +174,6 @@ def _headings_table() -> np.ndarray:
         from .layout import tag_table
         _HEADINGS = tag_table(HEADING_TAGS)
     return _HEADINGS
-
-
-def heading_mask(doc) -> np.ndarray:
-    """uint8 mask of the nodes whose nearest block ancestor is a heading (h1-h6)."""
-    blk = _core.block_ancestors(doc)
-    tags = np.asarray(doc.tag)
-    table = _headings_table()
-    out = np.zeros(doc.n, dtype=np.uint8)
-    idx = np.flatnonzero(blk >= 0)
-    t = tags[blk[idx]]
-    inside = (t >= 0) & (t < table.shape[0])
-    out[idx[inside]] = table[t[inside]]
-    return out
 
 
 def leaf_counts(doc, characteristics=None, links: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -282,11 +268,8 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         keep, _ = _core.vsse_aggregate(doc, s)
     keep = keep & (dropped ^ 1)                                  # form controls go (Sect. 4.1)
     if refine != "none":
-        judged = keep
-        keep = _core.vsse_refine(doc, keep, f"{doc.title} {doc.description}", T2, float(L), refine == "all")
-        if refine == "links":
-            # only link text can go: plain text the aggregation covered stays
-            keep = keep | (judged & ((np.asarray(doc.flags) & _NF_IN_LINK) == 0))
-        if headings and refine != "all":
-            keep = keep | (judged & heading_mask(doc))   # Sect. 4.3.1's <h> highlights stay
+        # Sect. 4.4; with "links" only link text can go, and the headings are not judged
+        keep = _core.vsse_refine(doc, keep, f"{doc.title} {doc.description}", T2, float(L), refine == "all",
+                                 _headings_table() if headings and refine != "all" else None,
+                                 refine == "links")
     return keep
