@@ -170,3 +170,19 @@ def test_zstd_without_library(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_zstd)
     with pytest.raises(fastx.InputError, match=r"zstd-compressed; install .*fastx-extract\[compressed\]"):
         fastx.parse(b"\x28\xb5\x2f\xfd" + bytes(20))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_control_bytes_counts_every_byte(seed):
+    # the compiled count (eight bytes at a time where a word holds no control byte) against
+    # a byte-by-byte count, on bytes where controls, NULs and DEL fall at every offset
+    import random
+    from fastx import _core
+    rnd = random.Random(seed)
+    pool = [0, 1, 9, 10, 12, 13, 27, 31, 32, 65, 126, 127, 128, 255]
+    for n in (0, 1, 7, 8, 9, 63, 4095, 4096, 4097, 10_000):
+        data = bytes(rnd.choice(pool) if rnd.random() < 0.3 else rnd.randrange(32, 127) for _ in range(n))
+        for limit in (4096, 5):
+            head = data[:limit]
+            want = (sum(1 for c in head if (c < 32 and c not in (9, 10, 12, 13, 27)) or c == 127), head.count(0))
+            assert _core.control_bytes(data, limit) == want

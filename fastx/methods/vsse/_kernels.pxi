@@ -811,7 +811,8 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
 
 # ---------------------------------------------------------------- Sect. 4.4 over an area
 
-def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint all_paragraphs=False):
+def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint all_paragraphs=False,
+                object exempt_tags=None, bint links_only=False):
     """Sect. 4.4 on the kept text: returns a new keep mask without the
     paragraphs judged unrelated to `reference` (the page's title and
     description).
@@ -832,7 +833,10 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     without punctuation, i.e. the ones the aggregation added and the
     punctuation characteristic cannot vouch for (the image titles and
     captions of Sect. 4.3.1).  Measured on the dev corpora, T2 = 3 of 64
-    bits keeps 1-4% of the gold paragraphs when every paragraph is judged."""
+    bits keeps 1-4% of the gold paragraphs when every paragraph is judged.
+    `exempt_tags` (uint8 over static tag ids): paragraphs whose block is one
+    of these tags are never judged (the headings).  `links_only`: of a
+    paragraph judged unrelated, only the leaves inside links go."""
     cdef Py_ssize_t n = d.n, i, j, p, np_ = 0, judged = 0, q
     cdef uint8_t[::1] out_keep = np.array(keep, dtype=np.uint8, copy=True)
     if out_keep.shape[0] != n:
@@ -842,6 +846,11 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     cdef const int64_t *off = d.c_text_off
     cdef const int32_t *tlen = d.c_text_len
     cdef const int32_t *punct = d.c_punct
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint16_t *flags = d.c_flags
+    cdef const uint8_t[::1] ex = np.zeros(1, dtype=np.uint8) if exempt_tags is None else \
+        np.ascontiguousarray(exempt_tags, dtype=np.uint8)
+    cdef Py_ssize_t nex = 0 if exempt_tags is None else ex.shape[0]
     cdef const uint64_t[::1] stop = _VSSE_STOP
     cdef const unsigned char *buf = d.text_buf
     cdef uint64_t reference_fp
@@ -853,7 +862,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     blk_arr = block_ancestors(d)
     cdef const int32_t *blk = <const int32_t *>cnp.PyArray_DATA(blk_arr)
     # one block: pid (block + 1 -> paragraph) | node_par | par_punct | par_start | order | drop
-    cdef int32_t *pid = <int32_t *>malloc((6 * n + 8) * sizeof(int32_t))
+    cdef int32_t *pid = <int32_t *>malloc((7 * n + 8) * sizeof(int32_t))
     if pid == NULL:
         raise MemoryError()
     cdef int32_t *node_par = pid + n + 1
@@ -861,6 +870,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     cdef int32_t *par_start = par_punct + n + 1
     cdef int32_t *order = par_start + n + 2
     cdef int32_t *drop = order + n + 1
+    cdef int32_t *par_blk = drop + n + 1         # the paragraph's block (-1: none)
     t.slot = NULL
     try:
         with nogil:
@@ -876,12 +886,19 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
                 p = blk[i] + 1
                 if pid[p] < 0:
                     pid[p] = <int32_t>np_
+                    par_blk[np_] = blk[i]
                     np_ += 1
                 node_par[i] = pid[p]
                 par_punct[pid[p]] += punct[i]
+            # from here par_punct[p] is 1 for a judged paragraph, 0 otherwise
             for p in range(np_):
-                if all_paragraphs or par_punct[p] == 0:
+                q = par_blk[p]
+                if (all_paragraphs or par_punct[p] == 0) and not (
+                        q >= 0 and 0 <= tag[q] < nex and ex[tag[q]]):
+                    par_punct[p] = 1
                     judged += 1
+                else:
+                    par_punct[p] = 0
         if judged == 0:
             return out
         reference_fp = simhash_text(reference, L)
@@ -915,7 +932,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
             for pass_ in range(2):
                 sink.mode = _VSSE_COUNT if pass_ == 0 else _VSSE_COUNT_KNOWN
                 for p in range(np_):
-                    if (all_paragraphs or par_punct[p] == 0) != (pass_ == 0):
+                    if (par_punct[p] == 1) != (pass_ == 0):
                         continue
                     sink.par = <int32_t>p
                     for q in range(par_start[p], par_start[p + 1]):
@@ -933,7 +950,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
                 # once, and the Hamming test
                 sink.mode = _VSSE_VOTE
                 for p in range(np_):
-                    if not all_paragraphs and par_punct[p] > 0:
+                    if par_punct[p] == 0:
                         continue
                     sink.par = <int32_t>p
                     for j in range(64):
@@ -944,7 +961,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
                     if _lcs_popcount(_vsse_sign_bits(acc) ^ reference_fp) > T2:
                         drop[p] = 1
                 for i in range(n):
-                    if node_par[i] >= 0 and drop[node_par[i]]:
+                    if node_par[i] >= 0 and drop[node_par[i]] and (not links_only or flags[i] & NF_IN_LINK):
                         out_keep[i] = 0
         if sink.failed:
             raise MemoryError()
