@@ -31,7 +31,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from ..tools.evaluate import tokens
 
 __all__ = ["main_text", "text_node_labels", "group_labels"]
 
@@ -51,6 +50,7 @@ def text_node_labels(doc, gold: str, n: int = 4) -> tuple[np.ndarray, np.ndarray
     for elements and for nodes without tokens; ``ntok[i]`` (int32) is the
     node's token count (0 for elements), the natural weight of the label.
     """
+    from ..tools.evaluate import tokens     # the evaluation's tokenizer (training only)
     size = doc.n
     label = np.zeros(size, dtype=np.float32)
     ntok = np.zeros(size, dtype=np.int32)
