@@ -8,5 +8,5 @@ over the bit-parallel LCS kernel ``_lcs.pxi``), ``plot`` (SVG charts),
 that read what a browser shows, with the marked serialization ``_browser.pxi``).
 
 May import anything in fastx; nothing in core/, output/ or methods/ imports a
-tool at import time (the browser and evaluate are reached lazily, by name).
+tool at import time (the browser and the evaluation tokenizer are reached lazily).
 """
