@@ -18,7 +18,8 @@ holds (pre, table, list).
 every pack in ../shared/datasets (the zh-news pages too, which have no gold),
 a digest of each registered method's ``.text`` (``site`` with a model learned from
 the pack's first three pages) and the time of each method beside the time
-of the parse (and of ``fastx.parse`` beside selectolax's own parse), measured interleaved (every method on a page before the next
+of the parse (and of ``fastx.parse`` beside selectolax's own parse), measured interleaved,
+and a digest of the page's cleaned HTML, Markdown and browser serialization ("serializers") (every method on a page before the next
 page); ``--check`` then says on how many pages each method's text differs and
 compares each method's median time/parse ratio with the recorded one::
 
@@ -114,6 +115,20 @@ def _site_model(models, corpus, html):
     return entry["model"]
 
 
+def _serializers_digest(doc, html):
+    """One digest of the page's cleaned HTML, Markdown (every node kept) and the browser's marked
+    serialization (of a fresh parse, as fastx.render makes it)."""
+    keep = np.ones(doc.n, dtype=np.uint8)
+    h = hashlib.blake2b(digest_size=16)
+    h.update(doc.render_html(keep).encode("utf-8", "surrogatepass"))
+    h.update(_core.render_markdown(doc, keep).encode("utf-8", "surrogatepass"))
+    try:
+        h.update(_core.render_markup(fastx.parse(html)))
+    except fastx.FastxError as exc:
+        h.update(type(exc).__name__.encode())
+    return h.hexdigest()
+
+
 def run_all(limit):
     """Page key -> {method: text digest or error name}, and method -> [time/parse ratio per page]."""
     names = list(fastx.methods())
@@ -133,7 +148,7 @@ def run_all(limit):
         t_parse = time.perf_counter() - t0
         if t_lexbor > 0:
             ratios["parse"].append(t_parse / t_lexbor)
-        row = {}
+        row = {"serializers": _serializers_digest(doc, html)}
         for m in names:
             params = {}
             if m == "site":

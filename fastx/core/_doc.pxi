@@ -83,8 +83,20 @@ cdef uint32_t _tag_props[STATIC_LIMIT]
 cdef const unsigned char *_static_attr_name[STATIC_LIMIT]
 cdef size_t _static_attr_len[STATIC_LIMIT]
 _ATTR_NAME_KEEP = []          # bytes objects _static_attr_name points into
+# the one C table of static tag names (filled from TAG_NAMES_BY_ID at import; the browser's
+# serialization adds the names of ids it meets that fastx does not use): the serializers read it
+cdef const unsigned char *_static_tag_name[STATIC_LIMIT]
+cdef size_t _static_tag_len[STATIC_LIMIT]
+_TAG_NAME_KEEP = []           # bytes objects _static_tag_name points into
 TAG_IDS = {}                  # tag name -> fastx tag id (lexbor's static id), filled at import
 TAG_NAMES_BY_ID = {}
+
+
+cdef void _set_static_tag_name(uintptr_t lid, bytes name):
+    """Name static tag id `lid` in the C table (the bytes are kept alive by _TAG_NAME_KEEP)."""
+    _TAG_NAME_KEEP.append(name)
+    _static_tag_name[lid] = <const unsigned char *>name
+    _static_tag_len[lid] = len(name)
 
 
 # ---------------------------------------------------------------- small C helpers
@@ -1264,6 +1276,13 @@ def _calibrate():
         if el is not None and 0 < el.tag_id < STATIC_LIMIT:
             TAG_IDS["plaintext"] = el.tag_id
             TAG_NAMES_BY_ID[el.tag_id] = "plaintext"
+    for i in range(STATIC_LIMIT):
+        _static_tag_name[i] = NULL
+        _static_tag_len[i] = 0
+    _TAG_NAME_KEEP.clear()
+    for lid, name in TAG_NAMES_BY_ID.items():
+        if lid < STATIC_LIMIT:
+            _set_static_tag_name(lid, name.encode())
     setp(PRE_TAGS, TP_PRE)
     setp(("td", "th"), TP_CELL)
     # attributes: names of static ids from an element carrying all of them

@@ -93,8 +93,6 @@ cdef enum:
 
 cdef uint8_t _sz_props[STATIC_LIMIT]
 cdef uint32_t _sz_attrs[STATIC_LIMIT]          # allowed attribute codes per tag (bit = 1 << code)
-cdef const unsigned char *_sz_tag_name[STATIC_LIMIT]
-cdef size_t _sz_tag_len[STATIC_LIMIT]
 cdef uint8_t _sz_attr_code[STATIC_LIMIT]       # static attribute id -> code (0: not allowed)
 cdef const unsigned char *_sz_attr_name[SA_COUNT]
 cdef size_t _sz_attr_len[SA_COUNT]
@@ -129,10 +127,6 @@ def _sz_init():
         lid = TAG_IDS.get(t)
         if lid is None or lid >= STATIC_LIMIT:
             continue             # not learned: unwrapped, which is safe
-        bname = t.encode()
-        _SZ_KEEP.append(bname)
-        _sz_tag_name[lid] = <const unsigned char *>bname
-        _sz_tag_len[lid] = len(bname)
         _sz_props[lid] = SZ_KEEP | (SZ_VOID if t in VOID_TAGS else 0)
         mask = 0
         for an in _SZ_GLOBAL_ATTRS + _SZ_ATTRS.get(t, ()):
@@ -380,7 +374,7 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
                     sp -= 1
                     t = stack[2 * sp + 1]
                     _rm_lit(&b, b"</")
-                    _rm_put(&b, _sz_tag_name[t], _sz_tag_len[t])
+                    _rm_put(&b, _static_tag_name[t], _static_tag_len[t])
                     _rm_lit(&b, b">")
                 if not em[i]:
                     continue
@@ -411,7 +405,7 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
                 if fx_node_ns(node) != _sz_html_ns:
                     continue                     # foreign content: never written
                 _rm_lit(&b, b"<")
-                _rm_put(&b, _sz_tag_name[t], _sz_tag_len[t])
+                _rm_put(&b, _static_tag_name[t], _static_tag_len[t])
                 _sz_attrs_of(&b, node, _sz_attrs[t])
                 _rm_lit(&b, b">")
                 if not (pr & SZ_VOID):
@@ -425,7 +419,7 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
                 sp -= 1
                 t = stack[2 * sp + 1]
                 _rm_lit(&b, b"</")
-                _rm_put(&b, _sz_tag_name[t], _sz_tag_len[t])
+                _rm_put(&b, _static_tag_name[t], _static_tag_len[t])
                 _rm_lit(&b, b">")
         if b.oom:
             raise MemoryError("fastx: out of memory while writing cleaned HTML")

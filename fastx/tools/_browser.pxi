@@ -34,8 +34,6 @@ cdef enum:
     RP_STILL = 128      # marquee: scrollamount=0, so boxes do not depend on when they are read
 
 cdef uint8_t _rm_props[STATIC_LIMIT]
-cdef const unsigned char *_rm_tag_name[STATIC_LIMIT]
-cdef size_t _rm_tag_len[STATIC_LIMIT]
 cdef const unsigned char *_rm_attr_name[STATIC_LIMIT]
 cdef size_t _rm_attr_len[STATIC_LIMIT]
 _RM_KEEP = []                 # bytes the name tables point into
@@ -105,11 +103,11 @@ cdef inline const unsigned char *_rm_name(fx_node *node, size_t *m) noexcept nog
     cdef uintptr_t lid = node.local_name
     cdef const fx_hash_entry *e
     if lid < STATIC_LIMIT:
-        if _rm_tag_name[lid] == NULL:      # a name selectolax could not give: neutral inline
+        if _static_tag_name[lid] == NULL:      # a name selectolax could not give: neutral inline
             m[0] = 4
             return <const unsigned char *>b"span"
-        m[0] = _rm_tag_len[lid]
-        return _rm_tag_name[lid]
+        m[0] = _static_tag_len[lid]
+        return _static_tag_name[lid]
     e = <const fx_hash_entry *>lid
     m[0] = e.length
     return fx_hash_entry_str(e)
@@ -126,12 +124,6 @@ cdef inline const unsigned char *_rm_aname(fx_attr *a, size_t *m) noexcept nogil
     return fx_hash_entry_str(e)
 
 
-cdef void _rm_set_tag(uintptr_t lid, bytes name):
-    _RM_KEEP.append(name)
-    _rm_tag_name[lid] = <const unsigned char *>name
-    _rm_tag_len[lid] = len(name)
-
-
 cdef void _rm_set_attr(uintptr_t lid, bytes name):
     _RM_KEEP.append(name)
     _rm_attr_name[lid] = <const unsigned char *>name
@@ -144,12 +136,8 @@ def _rm_init():
     cdef Py_ssize_t i
     for i in range(STATIC_LIMIT):
         _rm_props[i] = 0
-        _rm_tag_name[i] = NULL
-        _rm_tag_len[i] = 0
         _rm_attr_name[i] = _static_attr_name[i]
         _rm_attr_len[i] = _static_attr_len[i] if _static_attr_name[i] != NULL else 0
-    for lid, name in TAG_NAMES_BY_ID.items():
-        _rm_set_tag(lid, name.encode())
     props = {RP_SKIP: ("noscript", "template", "meta", "link", "base"), RP_SKIP_NOJS: ("script",),
              RP_RAW: ("style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext"),
              RP_RCDATA: ("textarea", "title"), RP_VOID: VOID_TAGS,
@@ -168,7 +156,7 @@ cdef bint _rm_known(fx_node *root) noexcept nogil:
     cdef fx_attr *a
     while node != NULL:
         if node.type == LXB_ELEMENT:
-            if node.local_name < STATIC_LIMIT and _rm_tag_name[node.local_name] == NULL:
+            if node.local_name < STATIC_LIMIT and _static_tag_name[node.local_name] == NULL:
                 return False
             a = (<fx_element *>node).first_attr
             while a != NULL:
@@ -193,8 +181,8 @@ def _rm_learn(parser):
         if node.type != LXB_ELEMENT:
             continue
         lid = node.local_name
-        if lid < STATIC_LIMIT and _rm_tag_name[lid] == NULL:
-            _rm_set_tag(lid, (el.tag or "span").encode())
+        if lid < STATIC_LIMIT and _static_tag_name[lid] == NULL:
+            _set_static_tag_name(lid, (el.tag or "span").encode())
         a = (<fx_element *>node).first_attr
         names = None
         k = 0
