@@ -17,10 +17,10 @@ holds (pre, table, list).
 ``--all-methods`` (issue 16, the restructure) records instead, for every page of
 every pack in ../shared/datasets (the zh-news pages too, which have no gold),
 a digest of each registered method's ``.text`` (``site`` with a model learned from
-the pack's first three pages) and the time of each method beside the time
-of the parse (and of ``fastx.parse`` beside selectolax's own parse), measured interleaved,
-and a digest of the page's cleaned HTML, Markdown and browser serialization ("serializers") (every method on a page before the next
-page); ``--check`` then says on how many pages each method's text differs and
+the pack's first three pages), a digest of the page's cleaned HTML, Markdown and browser
+serialization ("serializers"), and the time of each method beside the time of the parse (and
+of ``fastx.parse`` beside selectolax's own parse), measured interleaved (every method on a page
+before the next page); ``--check`` then says on how many pages each method's text differs and
 compares each method's median time/parse ratio with the recorded one::
 
     python benchmarks/doc_identity.py --all-methods --save /tmp/before.pkl   # the old tree's build
