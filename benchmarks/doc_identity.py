@@ -184,6 +184,11 @@ def check_all(before, now, ratios_before, ratios_now, tolerance):
     pages = len(before)
     print(f"pages {pages} (now {len(now)})")
     bad = len(now) != pages
+    d = differs.pop("serializers", [])
+    print(f"  cleaned HTML, Markdown and browser serialization differ on {len(d)} of {pages} pages")
+    for key in d[:5]:
+        print("      differs:", key)
+    bad |= bool(d)
     for m in sorted(set(ratios_before) | set(ratios_now) | set(differs)):
         rb, rn = ratios_before.get(m) or [0.0], ratios_now.get(m) or [0.0]
         mb, mn = statistics.median(rb), statistics.median(rn)
