@@ -116,22 +116,20 @@ cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
 cdef inline int32_t _tag_of(fx_node *node) noexcept nogil:
     """fastx tag id: lexbor's static id, or 1024 + a 30-bit name hash for custom elements."""
     cdef uintptr_t lid = node.local_name
-    cdef const fx_hash_entry *e
+    cdef size_t n
+    cdef const unsigned char *s
     if lid < STATIC_LIMIT:
         return <int32_t>lid
-    e = <const fx_hash_entry *>lid
-    return <int32_t>(STATIC_LIMIT + (_fnv1a(fx_hash_entry_str(e), e.length) & 0x3FFFFFFF))
+    s = _lexbor_name(lid, &n)
+    return <int32_t>(STATIC_LIMIT + (_fnv1a(s, n) & 0x3FFFFFFF))
 
 
 cdef inline const unsigned char *_attr_name(fx_attr *a, size_t *n) noexcept nogil:
     cdef uintptr_t lid = a.node.local_name
-    cdef const fx_hash_entry *e
     if lid < STATIC_LIMIT:
         n[0] = _static_attr_len[lid]
         return _static_attr_name[lid]
-    e = <const fx_hash_entry *>lid
-    n[0] = e.length
-    return fx_hash_entry_str(e)
+    return _lexbor_name(lid, n)
 
 
 cdef inline bint _name_is(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
@@ -856,11 +854,12 @@ cdef cnp.ndarray _contiguous(object a, int typenum, str what):
 
 cdef str _node_tag_name(fx_node *node):
     cdef uintptr_t lid = node.local_name
-    cdef const fx_hash_entry *e
+    cdef size_t n
+    cdef const unsigned char *s
     if lid < STATIC_LIMIT:
         return TAG_NAMES_BY_ID.get(<int32_t>lid) or _lexbor_tag_name(lid)
-    e = <const fx_hash_entry *>lid
-    return fx_hash_entry_str(e)[:e.length].decode("utf-8", "replace")
+    s = _lexbor_name(lid, &n)
+    return s[:n].decode("utf-8", "replace")
 
 
 _EXTRA_TAG_NAMES = {}

@@ -69,3 +69,11 @@ cdef inline fx_node *_dom_next(fx_node *node, fx_node *root, bint descend) noexc
     if node == root:
         return NULL
     return node.next
+
+
+cdef inline const unsigned char *_lexbor_name(uintptr_t lid, size_t *n) noexcept nogil:
+    """Name of a dynamic (custom) tag or attribute id, `lid` >= STATIC_LIMIT: the lexbor hash
+    entry it points to (n[0] = its length)."""
+    cdef const fx_hash_entry *e = <const fx_hash_entry *>lid
+    n[0] = e.length
+    return fx_hash_entry_str(e)

@@ -294,15 +294,14 @@ cdef void _sz_attrs_of(_RmBuf *b, fx_node *node, uint32_t allowed) noexcept nogi
     cdef size_t m, vn
     cdef const unsigned char *s
     cdef const unsigned char *v
-    cdef const fx_hash_entry *e
     cdef uint8_t check
     while a != NULL:
         lid = a.node.local_name
         if lid < STATIC_LIMIT:
             code = _sz_attr_code[lid]
         else:
-            e = <const fx_hash_entry *>lid
-            code = _sz_dyn_code(fx_hash_entry_str(e), e.length)
+            v = _lexbor_name(lid, &vn)
+            code = _sz_dyn_code(v, vn)
         if code and allowed & (1u << code):
             if a.value != NULL and a.value.data != NULL:
                 v = a.value.data

@@ -101,27 +101,21 @@ cdef void _rm_escaped(_RmBuf *b, const unsigned char *s, size_t m, int attr) noe
 cdef inline const unsigned char *_rm_name(fx_node *node, size_t *m) noexcept nogil:
     """Tag name of an element: the learned static-id table or the custom element's own name."""
     cdef uintptr_t lid = node.local_name
-    cdef const fx_hash_entry *e
     if lid < STATIC_LIMIT:
         if _static_tag_name[lid] == NULL:      # a name selectolax could not give: neutral inline
             m[0] = 4
             return <const unsigned char *>b"span"
         m[0] = _static_tag_len[lid]
         return _static_tag_name[lid]
-    e = <const fx_hash_entry *>lid
-    m[0] = e.length
-    return fx_hash_entry_str(e)
+    return _lexbor_name(lid, m)
 
 
 cdef inline const unsigned char *_rm_aname(fx_attr *a, size_t *m) noexcept nogil:
     cdef uintptr_t lid = a.node.local_name
-    cdef const fx_hash_entry *e
     if lid < STATIC_LIMIT:
         m[0] = _rm_attr_len[lid]
         return _rm_attr_name[lid]
-    e = <const fx_hash_entry *>lid
-    m[0] = e.length
-    return fx_hash_entry_str(e)
+    return _lexbor_name(lid, m)
 
 
 cdef void _rm_set_attr(uintptr_t lid, bytes name):
