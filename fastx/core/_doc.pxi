@@ -124,12 +124,18 @@ cdef inline int32_t _tag_of(fx_node *node) noexcept nogil:
     return <int32_t>(STATIC_LIMIT + (_fnv1a(s, n) & 0x3FFFFFFF))
 
 
-cdef inline const unsigned char *_attr_name(fx_attr *a, size_t *n) noexcept nogil:
-    cdef uintptr_t lid = a.node.local_name
+cdef inline const unsigned char *_id_name(uintptr_t lid, const unsigned char **names, const size_t *lens,
+                                          size_t *n) noexcept nogil:
+    """Name of tag or attribute id `lid`: a static id's from the table (`names`, `lens`; NULL
+    when it has none), a dynamic one's from lexbor's hash entry."""
     if lid < STATIC_LIMIT:
-        n[0] = _static_attr_len[lid]
-        return _static_attr_name[lid]
+        n[0] = lens[lid]
+        return names[lid]
     return _lexbor_name(lid, n)
+
+
+cdef inline const unsigned char *_attr_name(fx_attr *a, size_t *n) noexcept nogil:
+    return _id_name(a.node.local_name, _static_attr_name, _static_attr_len, n)
 
 
 cdef inline bint _name_is(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:

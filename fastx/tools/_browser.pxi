@@ -111,11 +111,8 @@ cdef inline const unsigned char *_rm_name(fx_node *node, size_t *m) noexcept nog
 
 
 cdef inline const unsigned char *_rm_aname(fx_attr *a, size_t *m) noexcept nogil:
-    cdef uintptr_t lid = a.node.local_name
-    if lid < STATIC_LIMIT:
-        m[0] = _rm_attr_len[lid]
-        return _rm_attr_name[lid]
-    return _lexbor_name(lid, m)
+    """Attribute name for the serialization: the static names plus those learned from selectolax."""
+    return _id_name(a.node.local_name, _rm_attr_name, _rm_attr_len, m)
 
 
 cdef void _rm_set_attr(uintptr_t lid, bytes name):
