@@ -206,16 +206,25 @@ cdef inline bint _contains(const unsigned char *s, size_t n, const char *lit, si
 cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre) noexcept nogil:
     """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
     one pass over the element's attributes; `style_pre` set when the inline style says
-    white-space: pre* (_style_bits)."""
+    white-space: pre* (_style_bits).
+
+    A `hidden` element whose id is "S:<n>" is a completed React streaming segment
+    (React 18 server rendering: the inline $RC script moves it into its
+    <template id="B:<n>"> placeholder as soon as it arrives), so what the browser shows:
+    it counts as visible. 2% of wcxb-dev's modern pages put content there."""
     cdef fx_attr *a = (<fx_element *>node).first_attr
     cdef size_t n
     cdef const unsigned char *s
     cdef int bits
+    cdef bint hidden_attr = False, segment = False
     while a != NULL:
         s = _attr_name(a, &n)
         if s != NULL:
             if n == 6 and memcmp(s, b"hidden", 6) == 0:
-                return True
+                hidden_attr = True
+            if (n == 2 and memcmp(s, b"id", 2) == 0 and a.value != NULL and a.value.length >= 3
+                    and a.value.data[0] == 83 and a.value.data[1] == 58):      # "S:"
+                segment = True
             if n == 5 and memcmp(s, b"style", 5) == 0:
                 bits = _style_bits(a)
                 if bits & 1:
@@ -227,7 +236,7 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre) noexcept nogil
             if n == 4 and props & TP_INPUT and memcmp(s, b"type", 4) == 0 and _attr_value_eq_ci(a, b"hidden", 6):
                 return True
         a = a.next
-    return False
+    return hidden_attr and not segment
 
 
 # ---------------------------------------------------------------- text measures

@@ -117,5 +117,21 @@ def test_deep_nesting_no_recursion():
     # the input guard bounds nesting as browsers do; nothing of the text is lost
     assert 500 <= doc.depth.max() <= _core.GUARD_MAX_DEPTH + 2
     assert doc.chars[0] == 4
-    r = fastx.extract(doc)
+    r = fastx.extract(doc, method="cetd")  # a one-word page: default may call it "no main content"
     assert "deep" in r.text
+
+
+def test_react_streaming_segments_are_visible():
+    """React 18 streams completed Suspense segments as <div hidden id="S:n">, which its inline
+    $RC script moves into place: the browser shows them, so the Doc keeps their text; any other
+    `hidden` element stays out."""
+    body = "Streamed article paragraph, with commas, and a full stop. " * 20
+    page = ('<html><body><template id="B:0"></template><p>Loading</p>'
+            f'<div hidden id="S:0"><article><p>{body}</p></article></div>'
+            '<div hidden id="menu"><p>Hidden menu entry text that nobody sees.</p></div>'
+            '<script>$RC("B:0","S:0")</script></body></html>')
+    doc = fastx.parse(page)
+    text = fastx.extract(doc, method="cetd").text
+    assert "Streamed article paragraph" in text
+    assert "Hidden menu entry" not in text
+    assert "Streamed article paragraph" in fastx.extract(page).text

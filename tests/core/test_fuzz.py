@@ -102,11 +102,13 @@ def test_hundred_thousand_deep(open_tag):
 
 
 def test_attributes_huge_and_countless():
-    r = check('<div class="' + "a" * 10_000_000 + '">huge attribute</div>')
+    # The guard must keep the text; cetd (untrained) shows it. default's "no main content" gate
+    # may judge a two-word page empty, which says nothing about the guard.
+    r = check('<div class="' + "a" * 10_000_000 + '">huge attribute</div>', method="cetd")
     assert "huge attribute" in r.text
-    r = check("<div " + " ".join(f"a{i}=x" for i in range(100_000)) + ">many attributes</div>")
+    r = check("<div " + " ".join(f"a{i}=x" for i in range(100_000)) + ">many attributes</div>", method="cetd")
     assert "many attributes" in r.text
-    r = check("<p title='" + "<div>" * 100_000 + "'>quoted markup</p>")
+    r = check("<p title='" + "<div>" * 100_000 + "'>quoted markup</p>", method="cetd")
     assert "quoted markup" in r.text
 
 

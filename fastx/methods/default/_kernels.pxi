@@ -1391,31 +1391,46 @@ cdef inline void _gbt_tree(const float *X, Py_ssize_t F, const int32_t *rows, Py
         a += 1
 
 
+cdef enum:
+    _GBT_BLOCK = 512     # rows scored through every tree together (X's block stays in cache)
+
+
 cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                         const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
                         const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double *out,
                         int32_t *rows) noexcept nogil:
     """out[r] = sum of the trees' leaves for every row (early exit: see gbt_predict).
-    `rows` is scratch space for m row indices; out must hold m zeros (or a base)."""
-    cdef Py_ssize_t inner = (1 << depth) - 1, t, a, j, c = 0, na = m
+    `rows` is scratch space for min(m, _GBT_BLOCK) row indices; out must hold m zeros (or a base).
+
+    Rows go through all the trees in blocks of _GBT_BLOCK: a block of X stays in
+    the cache while every tree reads it, where one tree at a time over all rows
+    would read the whole matrix from memory once per tree (a 20 MB page has
+    ~150 MB of features). A row's sum and its early exit depend on that row
+    alone, so the result is the same as one pass over all rows."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, t, a, j, c, na, b0 = 0, bm
     cdef double v, e
-    for a in range(m):
-        rows[a] = <int32_t>a
-    for t in range(nt):
-        _gbt_tree(X, F, rows, na, depth, feat + t * inner, thr + t * inner, leaf + t * (inner + 1), out)
-        while c < nexit and exit_at[c] <= t + 1:
-            if exit_at[c] == t + 1:
-                j = 0
-                e = exit_margin[c]
-                for a in range(na):
-                    v = out[rows[a]]
-                    if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e):
-                        rows[j] = rows[a]        # still near a decision threshold: continue
-                        j += 1
-                na = j
-            c += 1
-        if na == 0:
-            break
+    while b0 < m:
+        bm = min(m - b0, <Py_ssize_t>_GBT_BLOCK)
+        for a in range(bm):
+            rows[a] = <int32_t>(b0 + a)
+        na = bm
+        c = 0
+        for t in range(nt):
+            _gbt_tree(X, F, rows, na, depth, feat + t * inner, thr + t * inner, leaf + t * (inner + 1), out)
+            while c < nexit and exit_at[c] <= t + 1:
+                if exit_at[c] == t + 1:
+                    j = 0
+                    e = exit_margin[c]
+                    for a in range(na):
+                        v = out[rows[a]]
+                        if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e):
+                            rows[j] = rows[a]        # still near a decision threshold: continue
+                            j += 1
+                    na = j
+                c += 1
+            if na == 0:
+                break
+        b0 += bm
 
 
 cdef class _GbtModel:
@@ -1463,7 +1478,7 @@ cdef class _GbtModel:
         out = np.zeros(m, dtype=np.float64)
         if m == 0 or self.nt == 0:
             return out
-        cdef int32_t *rows = <int32_t *>malloc(m * sizeof(int32_t))
+        cdef int32_t *rows = <int32_t *>malloc(min(m, <Py_ssize_t>_GBT_BLOCK) * sizeof(int32_t))
         if rows == NULL:
             raise MemoryError()
         cdef const float *xp = <const float *>cnp.PyArray_DATA(x)
