@@ -1,4 +1,4 @@
-"""Limits fastx applies to hostile input (issue 15), in one place.
+"""Every limit, timeout and environment knob of fastx, in one place (hostile input: issue 15).
 
 The guard's older limits keep their names in `fastx._core` (GUARD_MAX_DEPTH,
 GUARD_MAX_FORMATTING, GUARD_MAX_ATTRS, GUARD_MAX_FOSTERED, TG_MAX_HTML_BODY);
@@ -41,6 +41,17 @@ GUARD_ELEMENTS_BASE = 16384
 GUARD_BYTES_PER_ELEMENT = 128
 
 BATCH_MEMORY_LIMIT = 4 << 30
+
+# Input size and time limits of the entry points (each module keeps its public name for it):
+PARSE_MAX_BYTES = 512 * 1024 * 1024   # fastx.parse / extract: larger input -> InputError (core/parse.py MAX_BYTES)
+BATCH_TIMEOUT = 60.0                  # seconds per page in batches (pipeline/batch.py DEFAULT_TIMEOUT)
+FETCH_TIMEOUT = 30.0                  # seconds for a whole HTTP exchange, connect min(10, this) (pipeline/fetch.py)
+FETCH_MAX_BYTES = 20 * 1024 * 1024    # decoded body size cap of a fetched page (pipeline/fetch.py MAX_BYTES)
+FETCH_MAX_REDIRECTS = 5               # redirects followed (pipeline/fetch.py MAX_REDIRECTS)
+
+# Environment knob: FASTX_BYTE_GUARD=1 forces the portable byte-level guard (guard_html) instead of
+# the guarded parse through lexbor's entry points (read once, at import of core/parse.py).
+BYTE_GUARD_ENV = "FASTX_BYTE_GUARD"
 
 
 def _address_space() -> int:

@@ -9,14 +9,15 @@ from __future__ import annotations
 import os
 
 from .. import _core
+from ..config import BYTE_GUARD_ENV, PARSE_MAX_BYTES
 from ..errors import InputError, ParseError
 from .decode import to_utf8, unwrap
 
 Doc = _core.Doc
-MAX_BYTES = 512 * 1024 * 1024
+MAX_BYTES = PARSE_MAX_BYTES
 # lexbor's entry points found in selectolax's module (not on Windows builds): FASTX_BYTE_GUARD=1
 # forces the portable byte-level guard instead
-_GUARDED_PARSE = _core.parse_available() and not os.environ.get("FASTX_BYTE_GUARD")
+_GUARDED_PARSE = _core.parse_available() and not os.environ.get(BYTE_GUARD_ENV)
 
 
 def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = None,

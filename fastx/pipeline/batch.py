@@ -47,12 +47,12 @@ from typing import Any, Callable, Iterable, Iterator
 from .. import api
 from ..output import metadata as _metadata_fields
 from ..methods import get as _get_method
-from ..config import BATCH_MEMORY_LIMIT
+from ..config import BATCH_MEMORY_LIMIT, BATCH_TIMEOUT
 from ..errors import FastxError, InputError
 
 __all__ = ["Page", "BatchStats", "extract_many", "DEFAULT_TIMEOUT", "DEFAULT_MEMORY_LIMIT"]
 
-DEFAULT_TIMEOUT = 60.0      # seconds per page
+DEFAULT_TIMEOUT = BATCH_TIMEOUT      # seconds per page (fastx/config.py)
 DEFAULT_MEMORY_LIMIT = BATCH_MEMORY_LIMIT >> 20     # MB of address space per worker (fastx/config.py)
 _PREFETCH = 2               # pages queued per worker (one running, one waiting)
 

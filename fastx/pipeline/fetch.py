@@ -33,13 +33,14 @@ import time
 from typing import Iterable, Iterator
 
 from .batch import Page
+from ..config import FETCH_MAX_BYTES, FETCH_MAX_REDIRECTS, FETCH_TIMEOUT
 from ..errors import FetchError, InputError
 
 __all__ = ["fetch", "fetch_many", "is_url", "charset_of", "DEFAULT_TIMEOUT", "MAX_BYTES", "MAX_REDIRECTS"]
 
-DEFAULT_TIMEOUT = 30.0          # seconds for the whole exchange (connect: min(10, this))
-MAX_BYTES = 20 * 1024 * 1024    # decoded body size cap
-MAX_REDIRECTS = 5
+DEFAULT_TIMEOUT = FETCH_TIMEOUT          # seconds for the whole exchange (connect: min(10, this))
+MAX_BYTES = FETCH_MAX_BYTES              # decoded body size cap
+MAX_REDIRECTS = FETCH_MAX_REDIRECTS
 _CHUNK = 64 * 1024
 _HTML_TYPES = ("text/", "application/xhtml+xml", "application/xml")
 
