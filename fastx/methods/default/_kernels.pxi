@@ -161,8 +161,8 @@ cdef int _gbt_ready = 0
 
 
 def _gbt_init():
-    _gbt_tok_init()
     """Fill the tag and word tables (after the lexbor calibration set TAG_IDS)."""
+    _gbt_tok_init()
     global _gbt_ready
     cdef Py_ssize_t i, slot
     cdef uint32_t h
@@ -479,27 +479,52 @@ PAGE_TYPE_WORDS = (
 DEF _GBT_PT_TEXT_MAX = 16384          # text bytes read for the words
 DEF _GBT_PT_HT = 512
 
-cdef uint32_t _gbt_ptw_hash[_GBT_PT_HT]
-cdef uint8_t _gbt_ptw_bits[_GBT_PT_HT]
-cdef uint8_t _gbt_ptw_used[_GBT_PT_HT]
+cdef struct _WordBits:
+    # words -> the groups (bits) naming them: open addressing on the tokenizer's own hash
+    uint32_t hash[_GBT_PT_HT]
+    uint8_t bits[_GBT_PT_HT]
+    uint8_t used[_GBT_PT_HT]
+
+
+cdef void _wb_clear(_WordBits *t) noexcept nogil:
+    memset(t.used, 0, _GBT_PT_HT)
+    memset(t.bits, 0, _GBT_PT_HT)
+
+
+cdef bint _wb_add(_WordBits *t, str w, int g):
+    """Add the word w to group g; False when w holds no token (_gbt_next_token)."""
+    cdef bytes bw = w.encode()
+    cdef Py_ssize_t pos = 0, slot
+    cdef uint32_t h
+    if _gbt_next_token(bw, len(bw), &pos, &h) == 0:
+        return False
+    slot = h & (_GBT_PT_HT - 1)
+    while t.used[slot] and t.hash[slot] != h:
+        slot = (slot + 1) & (_GBT_PT_HT - 1)
+    t.used[slot] = 1
+    t.hash[slot] = h
+    t.bits[slot] |= <uint8_t>(1 << g)
+    return True
+
+
+cdef inline uint8_t _wb_bits(const _WordBits *t, uint32_t h) noexcept nogil:
+    """The groups of the word whose token hash is h (0: none)."""
+    cdef Py_ssize_t slot = h & (_GBT_PT_HT - 1)
+    while t.used[slot]:
+        if t.hash[slot] == h:
+            return t.bits[slot]
+        slot = (slot + 1) & (_GBT_PT_HT - 1)
+    return 0
+
+
+cdef _WordBits _gbt_ptw          # PAGE_TYPE_WORDS: the type-naming words of the text
 
 
 cdef void _gbt_ptw_init():
-    cdef Py_ssize_t slot, pos
-    cdef uint32_t h
-    cdef bytes bw
-    memset(_gbt_ptw_used, 0, _GBT_PT_HT)
+    _wb_clear(&_gbt_ptw)
     for g, (_, words) in enumerate(PAGE_TYPE_WORDS):
         for w in words:
-            bw = w.encode()
-            pos = 0
-            _gbt_next_token(bw, len(bw), &pos, &h)       # the tokenizer's own hash of the word
-            slot = h & (_GBT_PT_HT - 1)
-            while _gbt_ptw_used[slot] and _gbt_ptw_hash[slot] != h:
-                slot = (slot + 1) & (_GBT_PT_HT - 1)
-            _gbt_ptw_used[slot] = 1
-            _gbt_ptw_hash[slot] = h
-            _gbt_ptw_bits[slot] |= <uint8_t>(1 << g)
+            _wb_add(&_gbt_ptw, w, g)
 
 
 cdef Py_ssize_t _gbt_schema_value(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, list out):
@@ -578,8 +603,9 @@ cdef bytes _gbt_signals(Doc d, list types, int32_t *counts, Py_ssize_t *ntokens)
                     break
             child = child.next
     cdef const unsigned char *buf = d.text_buf
-    cdef Py_ssize_t blen = len(d.text_buf), pos = 0, tokens = 0, slot
+    cdef Py_ssize_t blen = len(d.text_buf), pos = 0, tokens = 0
     cdef uint32_t h
+    cdef uint8_t bits
     cdef int g
     for g in range(_GBT_NTYPES):
         counts[g] = 0
@@ -588,14 +614,11 @@ cdef bytes _gbt_signals(Doc d, list types, int32_t *counts, Py_ssize_t *ntokens)
     with nogil:
         while _gbt_next_token(buf, blen, &pos, &h) > 0:
             tokens += 1
-            slot = h & (_GBT_PT_HT - 1)
-            while _gbt_ptw_used[slot]:
-                if _gbt_ptw_hash[slot] == h:
-                    for g in range(_GBT_NTYPES):
-                        if _gbt_ptw_bits[slot] & (1 << g):
-                            counts[g] += 1
-                    break
-                slot = (slot + 1) & (_GBT_PT_HT - 1)
+            bits = _wb_bits(&_gbt_ptw, h)
+            if bits:
+                for g in range(_GBT_NTYPES):
+                    if bits & (1 << g):
+                        counts[g] += 1
     ntokens[0] = tokens
     return og
 
@@ -618,9 +641,7 @@ def page_signals(Doc d):
 # ---------------------------------------------------------------- the page-type model's row
 
 DEF _GBT_URL_HT = 256
-cdef uint32_t _gbt_urlw_hash[_GBT_URL_HT]
-cdef uint8_t _gbt_urlw_bits[_GBT_URL_HT]
-cdef uint8_t _gbt_urlw_used[_GBT_URL_HT]
+cdef _WordBits _gbt_urlw        # the URL/title words naming a page type (page_type_tables)
 cdef int _gbt_urlw_groups = 0          # 0: page_type_tables not called yet
 cdef uint32_t _gbt_schema_hash[_GBT_URL_HT]     # schema.org type names (FNV-1a of the exact name)
 cdef uint8_t _gbt_schema_group[_GBT_URL_HT]     # their group + 1 (0: free slot)
@@ -656,23 +677,14 @@ def page_type_tables(tuple url_words, tuple schema_types):
         raise ValueError("page_type_tables: 1 to 8 URL word groups and 1 to 16 schema groups")
     if not _gbt_ready:
         _gbt_init()
-    cdef Py_ssize_t slot, pos
+    cdef Py_ssize_t slot
     cdef uint32_t h
     cdef bytes bw
-    memset(_gbt_urlw_used, 0, _GBT_URL_HT)
-    memset(_gbt_urlw_bits, 0, _GBT_URL_HT)
+    _wb_clear(&_gbt_urlw)
     for g, words in enumerate(url_words):
         for w in words:
-            bw = w.encode()
-            pos = 0
-            if _gbt_next_token(bw, len(bw), &pos, &h) == 0:
+            if not _wb_add(&_gbt_urlw, w, g):
                 raise ValueError(f"page_type_tables: {w!r} is not a word")
-            slot = h & (_GBT_URL_HT - 1)
-            while _gbt_urlw_used[slot] and _gbt_urlw_hash[slot] != h:
-                slot = (slot + 1) & (_GBT_URL_HT - 1)
-            _gbt_urlw_used[slot] = 1
-            _gbt_urlw_hash[slot] = h
-            _gbt_urlw_bits[slot] |= <uint8_t>(1 << g)
     memset(_gbt_schema_group, 0, _GBT_URL_HT)
     for g, names in enumerate(schema_types):
         for w in names:
@@ -689,16 +701,11 @@ def page_type_tables(tuple url_words, tuple schema_types):
 
 cdef uint8_t _gbt_url_words(const unsigned char *s, Py_ssize_t n) noexcept nogil:
     """The URL word groups (bits) that the tokens of s[0..n) name."""
-    cdef Py_ssize_t pos = 0, slot
+    cdef Py_ssize_t pos = 0
     cdef uint32_t h
     cdef uint8_t bits = 0
     while _gbt_next_token(s, n, &pos, &h) > 0:
-        slot = h & (_GBT_URL_HT - 1)
-        while _gbt_urlw_used[slot]:
-            if _gbt_urlw_hash[slot] == h:
-                bits |= _gbt_urlw_bits[slot]
-                break
-            slot = (slot + 1) & (_GBT_URL_HT - 1)
+        bits |= _wb_bits(&_gbt_urlw, h)
     return bits
 
 
