@@ -8,9 +8,9 @@
 #
 # Dropped while building (never counted): script, style, noscript, template,
 # iframe, svg, math, object, embed, canvas, the whole <head> (its <title> and
-# meta description are read), comments, elements with `hidden`,
-# `aria-hidden="true"`, inline `display:none` / `visibility:hidden`, and
-# `<input type=hidden>`.  a, button, select, input and textarea are links
+# meta description are read), comments, elements with `hidden` (except
+# React's streamed segments, id "S:<n>": see _hidden), `aria-hidden="true"`,
+# inline `display:none` / `visibility:hidden`, and `<input type=hidden>`.  a, button, select, input and textarea are links
 # (CETD paper, 4.1.3: buttons and drop-down lists count as hyperlinks).
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
