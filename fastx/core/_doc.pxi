@@ -16,6 +16,7 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
+from cpython.bytes cimport PyBytes_AS_STRING
 
 # ---------------------------------------------------------------- constants
 
@@ -849,6 +850,59 @@ cdef class Doc:
         return _render_html(self, keep)
 
 
+# The Doc's arrays seen from a kernel: one C pointer per array, named as the Doc's attribute.
+# Every kernel takes them in one line, `cdef DocView dv = _doc_view(d)`, and reads `dv.parent[i]`,
+# `dv.text_buf + dv.text_off[i]` ... (a local struct: the C compiler keeps its fields in registers
+# as it kept the separate pointers).  Read-only: only _fill writes the arrays.
+ctypedef struct DocView:
+    const int64_t *text_off
+    const uint64_t *ptr
+    const int32_t *parent
+    const int32_t *end
+    const int32_t *depth
+    const int32_t *tag
+    const int32_t *text_len
+    const int32_t *chars
+    const int32_t *punct
+    const int32_t *words
+    const int32_t *tags
+    const int32_t *link_chars
+    const int32_t *link_tags
+    const int32_t *p_count
+    const int32_t *leaves
+    const int32_t *text_nodes
+    const int32_t *own_chars
+    const uint16_t *flags
+    const uint8_t *kind
+    const unsigned char *text_buf
+
+
+cdef inline DocView _doc_view(Doc d) noexcept:
+    """The DocView of `d` (its arrays' C pointers and the text buffer's bytes)."""
+    cdef DocView v
+    v.text_off = d.c_text_off
+    v.ptr = d.c_ptr
+    v.parent = d.c_parent
+    v.end = d.c_end
+    v.depth = d.c_depth
+    v.tag = d.c_tag
+    v.text_len = d.c_text_len
+    v.chars = d.c_chars
+    v.punct = d.c_punct
+    v.words = d.c_words
+    v.tags = d.c_tags
+    v.link_chars = d.c_link_chars
+    v.link_tags = d.c_link_tags
+    v.p_count = d.c_p_count
+    v.leaves = d.c_leaves
+    v.text_nodes = d.c_text_nodes
+    v.own_chars = d.c_own_chars
+    v.flags = d.c_flags
+    v.kind = d.c_kind
+    v.text_buf = <const unsigned char *>PyBytes_AS_STRING(d.text_buf) if d.text_buf is not None else NULL
+    return v
+
+
 cdef str _fx_str(fx_str *v):
     if v == NULL or v.data == NULL:
         return ""
@@ -1119,13 +1173,7 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
     cdef Py_ssize_t n = d.n, i, last = -1, o = 0, total = 0
     if keep.shape[0] != n:
         raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
-    cdef const int32_t *parent = d.c_parent
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
-    cdef const int64_t *off = d.c_text_off
-    cdef const int32_t *tlen = d.c_text_len
-    cdef const unsigned char *buf = d.text_buf
-    cdef const int32_t *tag = d.c_tag
+    cdef DocView dv = _doc_view(d)
     cdef int32_t *blk
     cdef int32_t *bcount
     cdef int32_t *cell
@@ -1146,50 +1194,51 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
     with nogil:
         for i in range(n):
             # nearest block ancestor-or-self, nearest cell, and the block starts before i
-            is_cell = kind[i] == LXB_ELEMENT and tag[i] < STATIC_LIMIT and (_tag_props[tag[i]] & TP_CELL) != 0
-            block = kind[i] == LXB_ELEMENT and (flags[i] & (NF_BLOCK | NF_BR)) != 0 and not is_cell
+            is_cell = dv.kind[i] == LXB_ELEMENT and dv.tag[i] < STATIC_LIMIT and (_tag_props[dv.tag[i]] & TP_CELL) != 0
+            block = dv.kind[i] == LXB_ELEMENT and (dv.flags[i] & (NF_BLOCK | NF_BR)) != 0 and not is_cell
             if block:
                 blk[i] = <int32_t>i
             else:
-                blk[i] = blk[parent[i]] if parent[i] >= 0 else -1
+                blk[i] = blk[dv.parent[i]] if dv.parent[i] >= 0 else -1
             if is_cell:
                 cell[i] = <int32_t>i
             else:
-                cell[i] = cell[parent[i]] if parent[i] >= 0 else -1
+                cell[i] = cell[dv.parent[i]] if dv.parent[i] >= 0 else -1
             bcount[i] = cnt
             if block:
                 cnt += 1
             # the outermost preformatted element holding i
-            if not (flags[i] & NF_PRE):
+            if not (dv.flags[i] & NF_PRE):
                 proot[i] = -1
-            elif parent[i] >= 0 and flags[parent[i]] & NF_PRE:
-                proot[i] = proot[parent[i]]
+            elif dv.parent[i] >= 0 and dv.flags[dv.parent[i]] & NF_PRE:
+                proot[i] = proot[dv.parent[i]]
             else:
                 proot[i] = <int32_t>i
         for i in range(n):
-            if kind[i] != LXB_TEXT or not keep[i]:
+            if dv.kind[i] != LXB_TEXT or not keep[i]:
                 continue
             if last >= 0:
                 if gap > 0 and proot[i] == proot[last]:
                     # preformatted whitespace on the previous text's line (_text_gap)
-                    memcpy(out + o, buf + off[last] + tlen[last], gap)
+                    memcpy(out + o, dv.text_buf + dv.text_off[last] + dv.text_len[last], gap)
                     o += gap
                 if blk[i] != blk[last] or bcount[i] != bcount[last]:
-                    if not (flags[i] & NF_PRE and o > 0 and out[o - 1] == 10):
+                    if not (dv.flags[i] & NF_PRE and o > 0 and out[o - 1] == 10):
                         out[o] = 10         # (unless the raw text already ended its line)
                         o += 1
                 elif cell[i] != cell[last]:
                     out[o] = 9
                     o += 1
-                elif flags[i] & NF_PRE and (flags[last] & NF_PRE or (tlen[i] > 0 and buf[off[i]] <= 32)):
+                elif dv.flags[i] & NF_PRE and (dv.flags[last] & NF_PRE
+                                               or (dv.text_len[i] > 0 and dv.text_buf[dv.text_off[i]] <= 32)):
                     pass        # raw text: the whitespace between is in the buffer
-                elif flags[last] & NF_WS_AFTER or flags[i] & NF_WS_BEFORE:
+                elif dv.flags[last] & NF_WS_AFTER or dv.flags[i] & NF_WS_BEFORE:
                     out[o] = 32
                     o += 1
-            memcpy(out + o, buf + off[i], tlen[i])
-            o += tlen[i]
+            memcpy(out + o, dv.text_buf + dv.text_off[i], dv.text_len[i])
+            o += dv.text_len[i]
             last = i
-            gap = _text_gap(n, kind, flags, off, tlen, blen, i)
+            gap = _text_gap(n, dv.kind, dv.flags, dv.text_off, dv.text_len, blen, i)
     try:
         return out[:o].decode("utf-8", "replace")
     finally:

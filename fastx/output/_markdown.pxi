@@ -1211,12 +1211,8 @@ def render_markdown(Doc d, keep, bint links=True, bint images=True, str base=Non
         raise MemoryError()
     cdef uint8_t *emit = scratch
     cdef uint8_t *hb = scratch + n + 1
-    cdef const int32_t *parent = d.c_parent
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
-    cdef const int32_t *tag = d.c_tag
+    cdef DocView dv = _doc_view(d)
     cdef int r
-    cdef const unsigned char *tb = d.text_buf
     memset(&m, 0, sizeof(Md))
     m.bol = 1
     m.pend_lo = 1 << 30
@@ -1240,17 +1236,17 @@ def render_markdown(Doc d, keep, bint links=True, bint images=True, str base=Non
             for i in range(n - 1, -1, -1):
                 if kp[i]:
                     emit[i] = 1
-                p = parent[i]
+                p = dv.parent[i]
                 if p < 0:
                     continue
                 if emit[i]:
                     emit[p] = 1
                 hb[p] |= hb[i]
-                if kind[i] == LXB_ELEMENT and flags[i] & (NF_BLOCK | NF_BR):
-                    r = _md_role_of(tag, i)
+                if dv.kind[i] == LXB_ELEMENT and dv.flags[i] & (NF_BLOCK | NF_BR):
+                    r = _md_role_of(dv.tag, i)
                     hb[p] |= 2 if r == MR_IMG or r == MR_BR else 1
-            _md_run(&m, n, d.c_end, parent, tag, kind, flags, emit, kp, hb, d.c_ptr, d.c_text_off,
-                    d.c_text_len, tb)
+            _md_run(&m, n, d.c_end, dv.parent, dv.tag, dv.kind, dv.flags, emit, kp, hb, d.c_ptr, d.c_text_off,
+                    d.c_text_len, dv.text_buf)
         if m.oom:
             raise MemoryError("fastx: out of memory while writing Markdown")
         while m.n > 0 and (m.out[m.n - 1] == 10 or m.out[m.n - 1] == 32):

@@ -328,14 +328,7 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
     one pass in document order, the open allowed elements on an explicit stack (no recursion)."""
     cdef Py_ssize_t n = d.n, i, j, sp = 0, scap = 0
     cdef bint pre, gap_written = False
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *end = d.c_end
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
-    cdef const int64_t *off = d.c_text_off
-    cdef const int32_t *tlen = d.c_text_len
-    cdef const uint64_t *ptr = d.c_ptr
+    cdef DocView dv = _doc_view(d)
     cdef const unsigned char *buf
     cdef uint8_t *em = NULL
     cdef int32_t *stack = NULL          # pairs: end index, tag id of each open written element
@@ -365,8 +358,8 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
             for i in range(n - 1, -1, -1):
                 if keep[i]:
                     em[i] = 1
-                if em[i] and parent[i] >= 0:
-                    em[parent[i]] = 1
+                if em[i] and dv.parent[i] >= 0:
+                    em[dv.parent[i]] = 1
             _grow(<void **>&b.data, &b.cap, first_cap, 1)
             for i in range(n):
                 while sp > 0 and stack[2 * sp - 2] <= i:
@@ -377,30 +370,30 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
                     _rm_lit(&b, b">")
                 if not em[i]:
                     continue
-                if kind[i] == LXB_TEXT:
+                if dv.kind[i] == LXB_TEXT:
                     # collapsed text: a space where the source had whitespace.  Preformatted
                     # text (NF_PRE) is stored raw with the whitespace after a block boundary
                     # before it; the whitespace after it on its line follows it in the buffer
                     # (_text_gap, _add_raw_text), written right after it
-                    pre = (flags[i] & NF_PRE) != 0
-                    if flags[i] & NF_WS_BEFORE and not gap_written and \
-                            not (pre and tlen[i] > 0 and buf[off[i]] <= 32):
+                    pre = (dv.flags[i] & NF_PRE) != 0
+                    if dv.flags[i] & NF_WS_BEFORE and not gap_written and \
+                            not (pre and dv.text_len[i] > 0 and buf[dv.text_off[i]] <= 32):
                         _rm_lit(&b, b" ")
-                    _rm_escaped(&b, buf + off[i], <size_t>tlen[i], 0)
-                    j = _text_gap(n, kind, flags, off, tlen, blen, i) if pre else 0
+                    _rm_escaped(&b, buf + dv.text_off[i], <size_t>dv.text_len[i], 0)
+                    j = _text_gap(n, dv.kind, dv.flags, dv.text_off, dv.text_len, blen, i) if pre else 0
                     gap_written = j > 0
                     if gap_written:
-                        _rm_escaped(&b, buf + off[i] + tlen[i], <size_t>j, 0)
-                    elif flags[i] & NF_WS_AFTER and not pre:
+                        _rm_escaped(&b, buf + dv.text_off[i] + dv.text_len[i], <size_t>j, 0)
+                    elif dv.flags[i] & NF_WS_AFTER and not pre:
                         _rm_lit(&b, b" ")
                     continue
-                t = tag[i]
+                t = dv.tag[i]
                 if t < 0 or t >= STATIC_LIMIT:
                     continue                     # custom element: unwrapped
                 pr = _sz_props[t]
                 if not (pr & SZ_KEEP):
                     continue                     # not allowed: unwrapped
-                node = <fx_node *><uintptr_t>ptr[i]
+                node = <fx_node *><uintptr_t>dv.ptr[i]
                 if fx_node_ns(node) != _sz_html_ns:
                     continue                     # foreign content: never written
                 _rm_lit(&b, b"<")
@@ -411,7 +404,7 @@ cdef str _render_html(Doc d, const uint8_t[::1] keep):
                     if not _grow(<void **>&stack, &scap, 2 * sp + 2, sizeof(int32_t)):
                         b.oom = 1
                         break
-                    stack[2 * sp] = end[i]
+                    stack[2 * sp] = dv.end[i]
                     stack[2 * sp + 1] = t
                     sp += 1
             while sp > 0:

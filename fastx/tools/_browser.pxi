@@ -218,7 +218,7 @@ def render_markup(Doc d, bint scripts=False):
     cdef fx_attr *a
     cdef _RmBuf b
     cdef Py_ssize_t j = 0, n = d.n, sp = 0, scap = 0, pcap = 0
-    cdef const uint64_t *ptr = d.c_ptr
+    cdef DocView dv = _doc_view(d)
     cdef uint8_t *stack_props = NULL
     cdef fx_node **stack = NULL
     cdef uint8_t pr, parent_pr
@@ -245,7 +245,7 @@ def render_markup(Doc d, bint scripts=False):
         with nogil:
             node = root
             while node != NULL and not b.oom:
-                is_doc = j < n and <uintptr_t>ptr[j] == <uintptr_t>node
+                is_doc = j < n and <uintptr_t>dv.ptr[j] == <uintptr_t>node
                 if is_doc:
                     j += 1
                 descend = False

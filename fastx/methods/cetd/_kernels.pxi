@@ -54,10 +54,7 @@ def composite_text_density(Doc d, object hybrid_chars=None):
     replaced by HC_i and HC_b, and T_i = 0 becomes HC_i / C_i."""
     cdef Py_ssize_t i, n = d.n
     cdef Py_ssize_t b = d.body if d.body >= 0 else 0
-    cdef const int32_t *C = d.c_chars
-    cdef const int32_t *T = d.c_tags
-    cdef const int32_t *LC = d.c_link_chars
-    cdef const int32_t *LT = d.c_link_tags
+    cdef DocView dv = _doc_view(d)
     cdef const double[::1] HC
     cdef bint hybrid = hybrid_chars is not None
     out = np.zeros(n, dtype=np.float64)
@@ -71,7 +68,7 @@ def composite_text_density(Doc d, object hybrid_chars=None):
             raise ValueError(f"hybrid_chars has {HC.shape[0]} entries, the Doc has {n} nodes")
         hc = &HC[0]
     with nogil:
-        _ctd_core(n, b, C, T, LC, LT, hc, ctd)
+        _ctd_core(n, b, dv.chars, dv.tags, dv.link_chars, dv.link_tags, hc, ctd)
     return out
 
 
@@ -114,15 +111,12 @@ def hybrid_chars(Doc d, object positions):
     if pos.ndim != 2 or pos.shape[0] != n or pos.shape[1] < 2:
         raise ValueError(f"positions must have shape ({n}, 2): one [x1, x2] per Doc node")
     cdef const double[:, ::1] P = pos
-    cdef const int32_t *C = d.c_chars
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *end = d.c_end
-    cdef const uint8_t *kind = d.c_kind
+    cdef DocView dv = _doc_view(d)
     cdef double best = -1.0, xl1 = 0.0, xl2 = 0.0, w, x1, x2, mu, sigma
     hc_arr = np.zeros(n, dtype=np.float64)
     cdef double[::1] hc = hc_arr
-    for i in range(b + 1, end[b] if n else 0):
-        if kind[i] == LXB_ELEMENT and isfinite(P[i, 0]) and isfinite(P[i, 1]):
+    for i in range(b + 1, dv.end[b] if n else 0):
+        if dv.kind[i] == LXB_ELEMENT and isfinite(P[i, 0]) and isfinite(P[i, 1]):
             w = P[i, 1] - P[i, 0]
             if w > best:
                 best, xl1, xl2 = w, P[i, 0], P[i, 1]
@@ -134,15 +128,16 @@ def hybrid_chars(Doc d, object positions):
     sigma = (xl2 - xl1) / 2.0
     with nogil:
         for i in range(n):
-            if kind[i] != LXB_TEXT:
+            if dv.kind[i] != LXB_TEXT:
                 continue
             x1, x2 = P[i, 0], P[i, 1]
-            if not (isfinite(x1) and isfinite(x2)) and parent[i] >= 0:
-                x1, x2 = P[parent[i], 0], P[parent[i], 1]
+            if not (isfinite(x1) and isfinite(x2)) and dv.parent[i] >= 0:
+                x1, x2 = P[dv.parent[i], 0], P[dv.parent[i], 1]
             if isfinite(x1) and isfinite(x2) and x2 > x1:
-                hc[i] = C[i] * 0.5 * (erf((x2 - mu) / (sigma * sqrt(2.0))) - erf((x1 - mu) / (sigma * sqrt(2.0))))
+                hc[i] = dv.chars[i] * 0.5 * (erf((x2 - mu) / (sigma * sqrt(2.0)))
+                                             - erf((x1 - mu) / (sigma * sqrt(2.0))))
         for i in range(n - 1, 0, -1):
-            p = parent[i]
+            p = dv.parent[i]
             if p >= 0:
                 hc[p] += hc[i]
     return hc_arr
@@ -274,8 +269,7 @@ def smooth_siblings(Doc d, object density):
     is averaged with its siblings', weights 1-2-1 (previous, itself, next)."""
     cdef Py_ssize_t i, n = d.n, nx
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef const int32_t *end = d.c_end
-    cdef const int32_t *parent = d.c_parent
+    cdef DocView dv = _doc_view(d)
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] s = out
     prev_arr = np.full(n, -1, dtype=np.int32)
@@ -283,8 +277,8 @@ def smooth_siblings(Doc d, object density):
     cdef double tot, w
     with nogil:
         for i in range(n):
-            nx = end[i]
-            if parent[i] >= 0 and nx < end[parent[i]]:
+            nx = dv.end[i]
+            if dv.parent[i] >= 0 and nx < dv.end[dv.parent[i]]:
                 prev[nx] = <int32_t>i
         for i in range(n):
             tot = 2.0 * td[i]
@@ -292,8 +286,8 @@ def smooth_siblings(Doc d, object density):
             if prev[i] >= 0:
                 tot += td[prev[i]]
                 w += 1.0
-            nx = end[i]
-            if parent[i] >= 0 and nx < end[parent[i]]:
+            nx = dv.end[i]
+            if dv.parent[i] >= 0 and nx < dv.end[dv.parent[i]]:
                 tot += td[nx]
                 w += 1.0
             s[i] = tot / w
@@ -309,7 +303,7 @@ def threshold_extract(Doc d, object density):
     Only the DensitySum marking of Algorithm 2 is replaced."""
     cdef Py_ssize_t i, n = d.n, b = _root(d)
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef const int32_t *end = d.c_end
+    cdef DocView dv = _doc_view(d)
     keep_arr = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] keep = keep_arr
     if n == 0:
@@ -318,10 +312,10 @@ def threshold_extract(Doc d, object density):
     cdef double thr = thr_obj
     with nogil:
         i = b
-        while i < end[b]:
+        while i < dv.end[b]:
             if td[i] >= thr:
                 keep[i] = 1
                 i += 1
             else:
-                i = end[i]
+                i = dv.end[i]
     return keep_arr

@@ -602,7 +602,7 @@ cdef bytes _gbt_signals(Doc d, list types, int32_t *counts, Py_ssize_t *ntokens)
                         og = a.value.data[:a.value.length if a.value.length < 40 else 40].lower()
                     break
             child = child.next
-    cdef const unsigned char *buf = d.text_buf
+    cdef DocView dv = _doc_view(d)
     cdef Py_ssize_t blen = len(d.text_buf), pos = 0, tokens = 0
     cdef uint32_t h
     cdef uint8_t bits
@@ -612,7 +612,7 @@ cdef bytes _gbt_signals(Doc d, list types, int32_t *counts, Py_ssize_t *ntokens)
     if blen > _GBT_PT_TEXT_MAX:
         blen = _GBT_PT_TEXT_MAX
     with nogil:
-        while _gbt_next_token(buf, blen, &pos, &h) > 0:
+        while _gbt_next_token(dv.text_buf, blen, &pos, &h) > 0:
             tokens += 1
             bits = _wb_bits(&_gbt_ptw, h)
             if bits:
@@ -1049,33 +1049,17 @@ cdef tuple _gbt_features(Doc d):
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *end = d.c_end
-    cdef const int32_t *depth = d.c_depth
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
-    cdef const int64_t *text_off = d.c_text_off
-    cdef const int32_t *text_len = d.c_text_len
-    cdef const int32_t *C = d.c_chars
-    cdef const int32_t *T = d.c_tags
-    cdef const int32_t *LC = d.c_link_chars
-    cdef const int32_t *LT = d.c_link_tags
-    cdef const int32_t *P = d.c_punct
-    cdef const int32_t *W = d.c_words
-    cdef const int32_t *PC = d.c_p_count
-    cdef const uint64_t *ptr = d.c_ptr
+    cdef DocView dv = _doc_view(d)
     cdef bytes title_b = (d.title or "").encode("utf-8", "replace")
     cdef bytes desc_b = (d.description or "").encode("utf-8", "replace")
     cdef const unsigned char *tb = title_b
     cdef const unsigned char *db = desc_b
     cdef Py_ssize_t tlen = len(title_b), dlen = len(desc_b)
-    cdef const unsigned char *buf = d.text_buf
     cdef Py_ssize_t buf_len = len(d.text_buf)
     unit_of_arr = np.empty(n, dtype=np.int32)
     cdef int32_t *unit_of = <int32_t *>cnp.PyArray_DATA(unit_of_arr)
     for i in range(n):
-        if kind[i] == LXB_TEXT:
+        if dv.kind[i] == LXB_TEXT:
             ntext += 1
     # CETD's quantities (seeds/004): TD, CTD, DensitySum, Algorithm 2's node, threshold and keep
     # set, and the nearest block ancestors, into one scratch block
@@ -1096,14 +1080,14 @@ cdef tuple _gbt_features(Doc d):
     cdef Py_ssize_t g_node = -1
     cdef double thr = 0.0
     with nogil:
-        _td_core(n, C, T, TD)
-        _ctd_core(n, root, C, T, LC, LT, NULL, CTD)
+        _td_core(n, dv.chars, dv.tags, TD)
+        _ctd_core(n, root, dv.chars, dv.tags, dv.link_chars, dv.link_tags, NULL, CTD)
         memset(DS, 0, n * sizeof(double))
-        _dsum_core(n, parent, CTD, DS)
+        _dsum_core(n, dv.parent, CTD, DS)
         if n > 0:
-            g_node = _dsthr_core(root, end, parent, CTD, DS, &thr)
-            _dsext_core(n, root, end, parent, kind, CTD, DS, thr, iscratch + n, ck_buf)
-        _blk_core(n, parent, kind, flags, blk)
+            g_node = _dsthr_core(root, dv.end, dv.parent, CTD, DS, &thr)
+            _dsext_core(n, root, dv.end, dv.parent, dv.kind, CTD, DS, thr, iscratch + n, ck_buf)
+        _blk_core(n, dv.parent, dv.kind, dv.flags, blk)
     # scratch: per node the unit it heads, semantic and word-group bits; per unit the accumulators
     cdef int32_t *node_unit = <int32_t *>malloc((n + 1) * sizeof(int32_t))
     cdef uint16_t *sem = <uint16_t *>malloc((n + 1) * sizeof(uint16_t))
@@ -1131,21 +1115,21 @@ cdef tuple _gbt_features(Doc d):
             raise MemoryError()
         with nogil:
             _gbt_set_build(tset, tb, tlen, db, dlen)
-            if not _gbt_groups_alloc(&groups, n, parent, kind, C):
+            if not _gbt_groups_alloc(&groups, n, dv.parent, dv.kind, dv.chars):
                 with gil:
                     raise MemoryError()
             # ancestor semantics, class/id word groups and sibling groups (preorder: parents first)
             for i in range(n):
                 node_unit[i] = -1
-                p = parent[i]
-                if kind[i] != LXB_ELEMENT:
+                p = dv.parent[i]
+                if dv.kind[i] != LXB_ELEMENT:
                     sem[i] = sem[p] if p >= 0 else 0
                     continue
-                own = _gbt_tagsem[tag[i]] if tag[i] < STATIC_LIMIT else 0
-                node = <fx_node *><uintptr_t>ptr[i]
-                if C[i] > 0 and p >= 0:
-                    _gbt_groups_add(&groups, i, p, tag[i], node, C[i], LC[i])
-                if C[i] > 0 and flags[i] & NF_BLOCK and (<fx_element *>node).first_attr != NULL:
+                own = _gbt_tagsem[dv.tag[i]] if dv.tag[i] < STATIC_LIMIT else 0
+                node = <fx_node *><uintptr_t>dv.ptr[i]
+                if dv.chars[i] > 0 and p >= 0:
+                    _gbt_groups_add(&groups, i, p, dv.tag[i], node, dv.chars[i], dv.link_chars[i])
+                if dv.chars[i] > 0 and dv.flags[i] & NF_BLOCK and (<fx_element *>node).first_attr != NULL:
                     # only block elements holding text are units or their ancestors
                     own |= _gbt_attr_sem(node)
                     wbits[i] = _gbt_value_groups((<fx_element *>node).attr_class) \
@@ -1153,7 +1137,7 @@ cdef tuple _gbt_features(Doc d):
                 sem[i] = (sem[p] if p >= 0 else 0) | own
             # units: one per block element holding text, in the order of their first text
             for i in range(n):
-                if kind[i] != LXB_TEXT:
+                if dv.kind[i] != LXB_TEXT:
                     continue
                 b = blk[i] if blk[i] >= 0 else root
                 if node_unit[b] < 0:
@@ -1162,26 +1146,26 @@ cdef tuple _gbt_features(Doc d):
                     acc[12 * m + 8] = total_chars          # characters before the unit's first text
                     m += 1
                 u = node_unit[b]
-                acc[12 * u + 0] += C[i]
-                acc[12 * u + 1] += W[i]
-                acc[12 * u + 2] += P[i]
+                acc[12 * u + 0] += dv.chars[i]
+                acc[12 * u + 1] += dv.words[i]
+                acc[12 * u + 2] += dv.punct[i]
                 acc[12 * u + 3] += 1
-                if flags[i] & NF_IN_LINK:
-                    acc[12 * u + 4] += C[i]
+                if dv.flags[i] & NF_IN_LINK:
+                    acc[12 * u + 4] += dv.chars[i]
                     acc[12 * u + 5] += 1
-                total_chars += C[i]
+                total_chars += dv.chars[i]
                 # sentence-final punctuation: the last code point of the unit's latest text
-                q = <size_t>(text_off[i] + text_len[i])
-                while q > <size_t>text_off[i] + 1 and (buf[q - 1] & 0xC0) == 0x80:
+                q = <size_t>(dv.text_off[i] + dv.text_len[i])
+                while q > <size_t>dv.text_off[i] + 1 and (dv.text_buf[q - 1] & 0xC0) == 0x80:
                     q -= 1
-                q -= 1 if q > <size_t>text_off[i] else 0
-                last_cp = <int>_utf8_next(buf, text_off[i] + text_len[i], &q) if text_len[i] > 0 else 0
+                q -= 1 if q > <size_t>dv.text_off[i] else 0
+                last_cp = <int>_utf8_next(dv.text_buf, dv.text_off[i] + dv.text_len[i], &q) if dv.text_len[i] > 0 else 0
                 acc[12 * u + 6] = 1.0 if _gbt_sentence_end(last_cp) else 0.0
                 # title / description token overlap (the unit's first tokens)
                 if acc[12 * u + 7] < _GBT_SCAN_MAX and (tset.tcount > 0 or tset.dcount > 0):
-                    pos = text_off[i]
+                    pos = dv.text_off[i]
                     while acc[12 * u + 7] < _GBT_SCAN_MAX:
-                        toklen = _gbt_next_token(buf, text_off[i] + text_len[i], &pos, &h)
+                        toklen = _gbt_next_token(dv.text_buf, dv.text_off[i] + dv.text_len[i], &pos, &h)
                         if toklen == 0:
                             break
                         acc[12 * u + 7] += 1
@@ -1202,18 +1186,20 @@ cdef tuple _gbt_features(Doc d):
         page_arr = np.empty(GBT_NPAGE, dtype=np.float32)
         PX = <float *>cnp.PyArray_DATA(page_arr)
         with nogil:
-            body_c = C[root] if n > 0 else 0
+            body_c = dv.chars[root] if n > 0 else 0
             for u in range(m):
                 units_out[u] = units[u]
                 _gbt_unit_row(X + u * GBT_NFEAT, u, m, units[u], n, acc, tbits, tset.tcount, tset.dcount,
-                              total_chars, body_c, root, parent, end, depth, tag, flags, C, T, LC, LT, P, PC,
+                              total_chars, body_c, root, dv.parent, dv.end, dv.depth, dv.tag, dv.flags, dv.chars,
+                              dv.tags, dv.link_chars, dv.link_tags, dv.punct, dv.p_count,
                               TD, CTD, DS, ck, g_node, thr, sem, wbits)
-                if _gbt_rep_row(X + u * GBT_NFEAT, units[u], parent, C, &groups, body_c) > 0:
+                if _gbt_rep_row(X + u * GBT_NFEAT, units[u], dv.parent, dv.chars, &groups, body_c) > 0:
                     rep_cover += acc[12 * u]
                 for k in range(_GBT_NTYPES):
                     X[u * GBT_NFEAT + _GF_PT + k] = 0      # the page-type columns: set by the caller
-            _gbt_page_row(PX, n, m, root, units, X, kind, tag, C, LC, LT, P, wbits, &groups, rep_cover,
-                          buf, buf_len)
+            _gbt_page_row(PX, n, m, root, units, X, dv.kind, dv.tag, dv.chars, dv.link_chars, dv.link_tags, dv.punct,
+                          wbits, &groups, rep_cover,
+                          dv.text_buf, buf_len)
     finally:
         _gbt_groups_free(&groups)
         free(node_unit)

@@ -57,10 +57,7 @@ def layout_alive(Doc d, const uint8_t[::1] drop_tags):
     applied (``<img/>``, ``<br/>`` and ``<div></div>`` alike, as in the paper).
     """
     cdef Py_ssize_t i, p, n = d.n
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint8_t *kind = d.c_kind
-    cdef const int32_t *chars = d.c_chars
+    cdef DocView dv = _doc_view(d)
     cdef Py_ssize_t ntags = drop_tags.shape[0]
     out = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] alive = out
@@ -69,18 +66,18 @@ def layout_alive(Doc d, const uint8_t[::1] drop_tags):
     with nogil:
         # forward: dead when the node or an ancestor is a dropped tag (alive = 1 means "not dead")
         for i in range(n):
-            p = parent[i]
+            p = dv.parent[i]
             if p >= 0 and not alive[p]:
                 alive[i] = 0
-            elif kind[i] == LXB_ELEMENT and 0 <= tag[i] < ntags and drop_tags[tag[i]]:
+            elif dv.kind[i] == LXB_ELEMENT and 0 <= dv.tag[i] < ntags and drop_tags[dv.tag[i]]:
                 alive[i] = 0
             else:
                 alive[i] = 1
         # reverse: text left in each subtree; an element without any is empty
         for i in range(n - 1, -1, -1):
-            if alive[i] and kind[i] == LXB_TEXT:
-                lc[i] += chars[i]
-            p = parent[i]
+            if alive[i] and dv.kind[i] == LXB_TEXT:
+                lc[i] += dv.chars[i]
+            p = dv.parent[i]
             if p >= 0:
                 lc[p] += lc[i]
         for i in range(n):
@@ -105,13 +102,7 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive, bint digits=False):
     on 04/28/2013", ``id="post-1917"``) are fully identical.
     """
     cdef Py_ssize_t i, p, n = d.n
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint8_t *kind = d.c_kind
-    cdef const int64_t *toff = d.c_text_off
-    cdef const int32_t *tlen = d.c_text_len
-    cdef const uint64_t *ptr = d.c_ptr
-    cdef const unsigned char *buf = d.text_buf
+    cdef DocView dv = _doc_view(d)
     cdef fx_attr *a
     cdef const unsigned char *s
     cdef size_t ln
@@ -130,16 +121,17 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive, bint digits=False):
         for i in range(n - 1, -1, -1):
             if not alive[i]:
                 continue
-            if kind[i] == LXB_TEXT:
+            if dv.kind[i] == LXB_TEXT:
                 if digits:
-                    h = _layout_fnv64(0xCBF29CE484222325ULL, buf + toff[i], <size_t>tlen[i])
+                    h = _layout_fnv64(0xCBF29CE484222325ULL, dv.text_buf + dv.text_off[i], <size_t>dv.text_len[i])
                 else:
-                    h = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, buf + toff[i], <size_t>tlen[i])
+                    h = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, dv.text_buf + dv.text_off[i],
+                                               <size_t>dv.text_len[i])
                 full[i] = _layout_mix(_LAYOUT_TEXT_SEED, h)
             else:
                 aset = 0
                 acount = 0
-                a = (<fx_element *><uintptr_t>ptr[i]).first_attr
+                a = (<fx_element *><uintptr_t>dv.ptr[i]).first_attr
                 while a != NULL:
                     s = _attr_name(a, &ln)
                     h = _layout_fnv64(0xCBF29CE484222325ULL, s, ln) if s != NULL else 0
@@ -152,10 +144,10 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive, bint digits=False):
                     aset += _layout_mix(h, hv)          # a sum: the attribute order does not matter
                     acount += 1
                     a = a.next
-                quasi[i] = _layout_mix(_layout_mix(<uint64_t>tag[i] + 1, aset), acount)
+                quasi[i] = _layout_mix(_layout_mix(<uint64_t>dv.tag[i] + 1, aset), acount)
                 # children were visited before i (reverse preorder), last child first
                 full[i] = _layout_mix(_layout_mix(quasi[i], acc[i]), cnt[i])
-            p = parent[i]
+            p = dv.parent[i]
             if p >= 0:
                 acc[p] += full[i] * mul[p]
                 mul[p] *= _LAYOUT_ORDER
@@ -183,10 +175,8 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     Returns a uint8 mask over the target: 1 = deleted.
     """
     cdef Py_ssize_t nt = t.n, nr = r.n, i, j, k, tb, rb, size, slot, m = 0
-    cdef const int32_t *end_t = t.c_end
-    cdef const int32_t *end_r = r.c_end
-    cdef const uint8_t *kind_t = t.c_kind
-    cdef const uint8_t *kind_r = r.c_kind
+    cdef DocView tv = _doc_view(t)
+    cdef DocView rv = _doc_view(r)
     cdef uint64_t key
     out = np.zeros(nt, dtype=np.uint8)
     cdef uint8_t[::1] deleted = out
@@ -194,8 +184,8 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
         return out
     tb = _layout_root(t)
     rb = _layout_root(r)
-    for j in range(rb + 1, end_r[rb]):
-        if alive_r[j] and kind_r[j] == LXB_ELEMENT:
+    for j in range(rb + 1, rv.end[rb]):
+        if alive_r[j] and rv.kind[j] == LXB_ELEMENT:
             m += 1
     size = 16
     while size < 2 * m + 2:
@@ -212,8 +202,8 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     cdef uint8_t[::1] removed = removed_arr
     with nogil:
         # chains in preorder: insert in reverse preorder at the head
-        for j in range(end_r[rb] - 1, rb, -1):
-            if not alive_r[j] or kind_r[j] != LXB_ELEMENT:
+        for j in range(rv.end[rb] - 1, rb, -1):
+            if not alive_r[j] or rv.kind[j] != LXB_ELEMENT:
                 continue
             key = full_r[j]
             slot = <Py_ssize_t>(key & <uint64_t>(size - 1))
@@ -224,11 +214,11 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
             nxt[j] = head[slot]
             head[slot] = j
         i = tb + 1
-        while i < end_t[tb]:
+        while i < tv.end[tb]:
             if not alive_t[i]:
-                i = end_t[i]              # a dead or empty node's subtree is dead or empty too
+                i = tv.end[i]              # a dead or empty node's subtree is dead or empty too
                 continue
-            if kind_t[i] != LXB_ELEMENT:
+            if tv.kind[i] != LXB_ELEMENT:
                 i += 1
                 continue
             key = full_t[i]
@@ -245,15 +235,15 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
                 continue
             head[slot] = nxt[j]
             k = j                         # delete the reference subtree, skipping deleted parts
-            while k < end_r[j]:
+            while k < rv.end[j]:
                 if removed[k]:
-                    k = end_r[k]
+                    k = rv.end[k]
                 else:
                     removed[k] = 1
                     k += 1
-            for k in range(i, end_t[i]):
+            for k in range(i, tv.end[i]):
                 deleted[k] = 1
-            i = end_t[i]
+            i = tv.end[i]
     return out
 
 
@@ -270,12 +260,7 @@ def link_rules(Doc d, const uint8_t[::1] keep, double ratio=0.3, bint rule1=True
     the root are never deleted.  A deleted node takes its subtree with it.
     """
     cdef Py_ssize_t i, p, n = d.n, top = _layout_root(d)
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *end = d.c_end
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
-    cdef const int32_t *chars = d.c_chars
-    cdef const int32_t *words = d.c_words
+    cdef DocView dv = _doc_view(d)
     out = np.array(keep, dtype=np.uint8, copy=True)
     cdef uint8_t[::1] k2 = out
     if n == 0:
@@ -296,24 +281,24 @@ def link_rules(Doc d, const uint8_t[::1] keep, double ratio=0.3, bint rule1=True
         for i in range(n - 1, -1, -1):
             if not keep[i]:
                 continue
-            if kind[i] == LXB_TEXT:
-                tc[i] += chars[i]
-                if flags[i] & NF_IN_LINK:
-                    lc[i] += chars[i]
-            p = parent[i]
+            if dv.kind[i] == LXB_TEXT:
+                tc[i] += dv.chars[i]
+                if dv.flags[i] & NF_IN_LINK:
+                    lc[i] += dv.chars[i]
+            p = dv.parent[i]
             if p < 0:
                 continue
             tc[p] += tc[i]
             lc[p] += lc[i]
-            if kind[i] == LXB_ELEMENT:
-                if flags[i] & NF_LINK:
+            if dv.kind[i] == LXB_ELEMENT:
+                if dv.flags[i] & NF_LINK:
                     links[p] += 1
                 else:
                     other[p] += 1
-            elif words[i] > 0:
+            elif dv.words[i] > 0:
                 word_text[p] = 1
         for i in range(n):
-            if not keep[i] or kind[i] != LXB_ELEMENT or links[i] == 0 or i <= top or i >= end[top]:
+            if not keep[i] or dv.kind[i] != LXB_ELEMENT or links[i] == 0 or i <= top or i >= dv.end[top]:
                 continue
             if rule1 and tc[i] > 0 and lc[i] > ratio * tc[i]:
                 drop[i] = 1
@@ -322,9 +307,9 @@ def link_rules(Doc d, const uint8_t[::1] keep, double ratio=0.3, bint rule1=True
         i = 0
         while i < n:
             if drop[i]:
-                for p in range(i, end[i]):
+                for p in range(i, dv.end[i]):
                     k2[p] = 0
-                i = end[i]
+                i = dv.end[i]
             else:
                 i += 1
     return out
@@ -371,8 +356,7 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
     Returns the refined keep mask.
     """
     cdef Py_ssize_t i, j, n = d.n, nl = 0, nb, start
-    cdef const uint8_t *kind = d.c_kind
-    cdef const int32_t *chars = d.c_chars
+    cdef DocView dv = _doc_view(d)
     cdef const int32_t[::1] blk = block_ancestors(d)
     out = np.array(keep, dtype=np.uint8, copy=True)
     cdef uint8_t[::1] k2 = out
@@ -385,14 +369,14 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
     cdef int32_t last_blk = -2
     with nogil:
         for i in range(n):
-            if not alive[i] or kind[i] != LXB_TEXT:
+            if not alive[i] or dv.kind[i] != LXB_TEXT:
                 continue
             if blk[i] != last_blk or nl == 0:
                 nl += 1
                 last_blk = blk[i]
             line_of[i] = nl - 1
             if keep[i]:
-                llen[nl - 1] += chars[i]
+                llen[nl - 1] += dv.chars[i]
     nb = nl - width + 1 if nl >= width else (1 if nl > 0 else 0)
     bl_arr = np.zeros(nb + 4, dtype=np.int64)
     sel_arr = np.zeros(nl + 1, dtype=np.uint8)
@@ -413,6 +397,6 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
                     sel[j] = 1
             i += 1
         for i in range(n):
-            if kind[i] == LXB_TEXT and k2[i] and (line_of[i] < 0 or not sel[line_of[i]]):
+            if dv.kind[i] == LXB_TEXT and k2[i] and (line_of[i] < 0 or not sel[line_of[i]]):
                 k2[i] = 0
     return out

@@ -163,11 +163,7 @@ def site_match(Doc d, SiteRules rules not None):
     cdef Py_ssize_t i, r, w, p, dep, n = d.n
     cdef Py_ssize_t R = rules.R, L = rules.L, WT = rules.WT, ntok = rules.ntok
     cdef Py_ssize_t WR = (R + 63) >> 6
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *depth = d.c_depth
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint64_t *ptr = d.c_ptr
+    cdef DocView dv = _doc_view(d)
     cdef const uint64_t *tok_hash = rules.tok_hash
     cdef const int32_t *tok_bit = rules.tok_bit
     cdef const int32_t *step_tag = rules.step_tag
@@ -194,12 +190,12 @@ def site_match(Doc d, SiteRules rules not None):
         free(tb)
         raise MemoryError()
     with nogil:
-        _blk_core(n, parent, kind, d.c_flags, blk)
+        _blk_core(n, dv.parent, dv.kind, d.c_flags, blk)
         for i in range(n):
-            if kind[i] != LXB_ELEMENT:
+            if dv.kind[i] != LXB_ELEMENT:
                 continue
-            p = parent[i]
-            dep = depth[i]
+            p = dv.parent[i]
+            dep = dv.depth[i]
             under = False
             if p >= 0:
                 for w in range(WR):
@@ -216,17 +212,17 @@ def site_match(Doc d, SiteRules rules not None):
                 continue
             for w in range(WT):
                 tb[w] = 0
-            _site_tokens(<fx_node *><uintptr_t>ptr[i], tok_hash, ntok, tok_bit, tb)
+            _site_tokens(<fx_node *><uintptr_t>dv.ptr[i], tok_hash, ntok, tok_bit, tb)
             for r in range(R):
                 if p >= 0 and (pm[p * WR + (r >> 6)] >> (r & 63)) & 1:
                     # the last step, anywhere below the container completing the others
-                    if _site_step_ok(r, rule_len[r] - 1, L, WT, step_tag, step_need, tag[i], tb):
+                    if _site_step_ok(r, rule_len[r] - 1, L, WT, step_tag, step_need, dv.tag[i], tb):
                         matched[i] = 1
                 if not live or dep >= L or dep >= rule_len[r]:
                     continue
                 if p >= 0 and not (m[p * WR + (r >> 6)] >> (r & 63)) & 1:
                     continue
-                if not _site_step_ok(r, dep, L, WT, step_tag, step_need, tag[i], tb):
+                if not _site_step_ok(r, dep, L, WT, step_tag, step_need, dv.tag[i], tb):
                     continue
                 m[i * WR + (r >> 6)] |= (<uint64_t>1) << (r & 63)
                 if dep == rule_len[r] - 1:

@@ -404,8 +404,7 @@ def vvtc(Doc d, object counts=None):
     the Doc summing every registered vvtc characteristic
     (fastx.characteristics.vvtc_counts)."""
     cdef Py_ssize_t i, n = d.n, leaves = 0
-    cdef const int32_t *chars = d.c_chars
-    cdef const uint8_t *kind = d.c_kind
+    cdef DocView dv = _doc_view(d)
     cdef const int32_t[::1] cnt
     cnt = d.punct if counts is None else np.ascontiguousarray(counts, dtype=np.int32)
     if cnt.shape[0] != n:
@@ -415,12 +414,12 @@ def vvtc(Doc d, object counts=None):
     cdef double nn
     with nogil:
         for i in range(n):
-            if kind[i] == LXB_TEXT:
+            if dv.kind[i] == LXB_TEXT:
                 leaves += 1
         nn = <double>leaves
         for i in range(n):
-            if kind[i] == LXB_TEXT:
-                v[i] = (chars[i] / nn) * (cnt[i] / nn)
+            if dv.kind[i] == LXB_TEXT:
+                v[i] = (dv.chars[i] / nn) * (cnt[i] / nn)
     return out
 
 
@@ -432,10 +431,7 @@ def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint li
     inside a dropped tag)."""
     cdef Py_ssize_t i, p, n = d.n, ntags = drop_tags.shape[0]
     cdef const int32_t[::1] c = np.ascontiguousarray(counts, dtype=np.int32)
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
+    cdef DocView dv = _doc_view(d)
     if c.shape[0] != n:
         raise ValueError(f"counts has {c.shape[0]} entries, the Doc has {n} nodes")
     out_arr = np.zeros(n, dtype=np.int32)
@@ -444,10 +440,11 @@ def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint li
     cdef uint8_t[::1] dropped = drop_arr
     with nogil:
         for i in range(n):
-            p = parent[i]
-            if (p >= 0 and dropped[p]) or (kind[i] == LXB_ELEMENT and 0 <= tag[i] < ntags and drop_tags[tag[i]]):
+            p = dv.parent[i]
+            if (p >= 0 and dropped[p]) or (dv.kind[i] == LXB_ELEMENT and 0 <= dv.tag[i] < ntags
+                                           and drop_tags[dv.tag[i]]):
                 dropped[i] = 1
-            elif kind[i] == LXB_TEXT and (links or not (flags[i] & NF_IN_LINK)):
+            elif dv.kind[i] == LXB_TEXT and (links or not (dv.flags[i] & NF_IN_LINK)):
                 out[i] = c[i]
     return out_arr, drop_arr
 
@@ -584,25 +581,22 @@ def vsse_aggregate(Doc d, object seeds):
     Returns (keep uint8 mask over the Doc, P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, L, i, dp, maxd = 0
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *depth = d.c_depth
-    cdef const int32_t *tag = d.c_tag
-    cdef const int32_t *end = d.c_end
-    cdef const uint8_t *kind = d.c_kind
+    cdef DocView dv = _doc_view(d)
     keep_arr = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] keep = keep_arr
     ns = sd.shape[0]
     if ns == 0 or n == 0:
         return keep_arr, np.zeros(0, dtype=np.int32)
-    maxd = _vsse_seed_depth(sd, n, depth)
+    maxd = _vsse_seed_depth(sd, n, dv.depth)
     cdef int32_t[::1] P = np.empty(maxd + 1, dtype=np.int32)
     cdef int32_t[::1] Y = np.empty(maxd + 1, dtype=np.int32)
     cdef int32_t[::1] row = np.empty(maxd + 2, dtype=np.int32)
     s = sd[0]
-    L = _vsse_path(parent, depth, tag, parent[s] if kind[s] == LXB_TEXT and parent[s] >= 0 else s, P)
+    L = _vsse_path(dv.parent, dv.depth, dv.tag, dv.parent[s] if dv.kind[s] == LXB_TEXT and dv.parent[s] >= 0 else s, P)
     for k in range(1, ns):
         s = sd[k]
-        i = _vsse_path(parent, depth, tag, parent[s] if kind[s] == LXB_TEXT and parent[s] >= 0 else s, Y)
+        i = _vsse_path(dv.parent, dv.depth, dv.tag,
+                       dv.parent[s] if dv.kind[s] == LXB_TEXT and dv.parent[s] >= 0 else s, Y)
         L = _vsse_pcs_any(P, L, Y, i, row)
         if L == 0:
             break
@@ -612,16 +606,16 @@ def vsse_aggregate(Doc d, object seeds):
             # here has all its ancestors on P, so its own tag decides
             i = 0
             while i < n:
-                dp = depth[i]
-                if kind[i] == LXB_ELEMENT and dp < L and tag[i] == P[dp]:
+                dp = dv.depth[i]
+                if dv.kind[i] == LXB_ELEMENT and dp < L and dv.tag[i] == P[dp]:
                     if dp == L - 1:
-                        for k in range(i, end[i]):
+                        for k in range(i, dv.end[i]):
                             keep[k] = 1
-                        i = end[i]
+                        i = dv.end[i]
                     else:
                         i += 1
                 else:
-                    i = end[i]                # nothing below can match P
+                    i = dv.end[i]                # nothing below can match P
     return keep_arr, np.asarray(P[:L]).copy()
 
 
@@ -717,11 +711,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *depth = d.c_depth
-    cdef const int32_t *tag = d.c_tag
-    cdef const int32_t *end = d.c_end
-    cdef const uint8_t *kind = d.c_kind
+    cdef DocView dv = _doc_view(d)
     cdef double score, best_score = -1.0
     keep_arr = np.zeros(n, dtype=np.uint8)
     ns = sd.shape[0]
@@ -729,7 +719,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
         raise ValueError(f"v has {v.shape[0]} entries, the Doc has {n} nodes")
     if ns == 0 or n == 0:
         return keep_arr, np.zeros(0, dtype=np.int32)
-    maxd = _vsse_seed_depth(sd, n, depth)
+    maxd = _vsse_seed_depth(sd, n, dv.depth)
     # areas: paths (cap x (maxd + 1)) and their lengths; at most _VSSE_MAX_AREAS areas, so that
     # a page of many punctuated leaves, each far from the others, costs bounded memory and time
     cdef Py_ssize_t cap = ns if ns < _VSSE_MAX_AREAS else _VSSE_MAX_AREAS
@@ -757,7 +747,8 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
         while True:
             for k in range(done, upto):
                 s = sd[k]
-                ly = _vsse_path(parent, depth, tag, parent[s] if kind[s] == LXB_TEXT and parent[s] >= 0 else s, Y)
+                ly = _vsse_path(dv.parent, dv.depth, dv.tag,
+                                dv.parent[s] if dv.kind[s] == LXB_TEXT and dv.parent[s] >= 0 else s, Y)
                 for a in range(na):
                     L = 0
                     while L < plen[a] and L < ly and paths[a, L] == Y[L]:
@@ -777,7 +768,8 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
             best_score = -1.0
             for a in range(na):
                 mark += 1
-                score = _vsse_area_pass(n, depth, tag, end, kind, parent, &paths[a, 0], plen[a], container,
+                score = _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a],
+                                        container,
                                         &v[0], &stamp[0], mark, NULL, &vmx)
                 ascore[a] = score
                 if score > best_score:
@@ -804,7 +796,8 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
         mark += 1
         for a in range(na):
             if a == best or (share > 0 and ascore[a] >= share * best_score):
-                _vsse_area_pass(n, depth, tag, end, kind, parent, &paths[a, 0], plen[a], container, &v[0],
+                _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a], container,
+                                &v[0],
                                 &stamp[0], mark, &bestk[0], &vmx)
     return best_arr, paths_arr[best, :plen[best]].copy()
 
@@ -842,17 +835,11 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     if out_keep.shape[0] != n:
         raise ValueError(f"keep has {out_keep.shape[0]} entries, the Doc has {n} nodes")
     out = np.asarray(out_keep)
-    cdef const uint8_t *kind = d.c_kind
-    cdef const int64_t *off = d.c_text_off
-    cdef const int32_t *tlen = d.c_text_len
-    cdef const int32_t *punct = d.c_punct
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint16_t *flags = d.c_flags
+    cdef DocView dv = _doc_view(d)
     cdef const uint8_t[::1] ex = np.zeros(1, dtype=np.uint8) if exempt_tags is None else \
         np.ascontiguousarray(exempt_tags, dtype=np.uint8)
     cdef Py_ssize_t nex = 0 if exempt_tags is None else ex.shape[0]
     cdef const uint64_t[::1] stop = _VSSE_STOP
-    cdef const unsigned char *buf = d.text_buf
     cdef uint64_t reference_fp
     cdef _VsseTable t
     cdef _VsseSink sink
@@ -881,7 +868,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
                 par_punct[i] = 0
             pid[n] = -1
             for i in range(n):
-                if kind[i] != LXB_TEXT or not out_keep[i]:
+                if dv.kind[i] != LXB_TEXT or not out_keep[i]:
                     continue
                 p = blk[i] + 1
                 if pid[p] < 0:
@@ -889,12 +876,12 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
                     par_blk[np_] = blk[i]
                     np_ += 1
                 node_par[i] = pid[p]
-                par_punct[pid[p]] += punct[i]
+                par_punct[pid[p]] += dv.punct[i]
             # from here par_punct[p] is 1 for a judged paragraph, 0 otherwise
             for p in range(np_):
                 q = par_blk[p]
                 if (all_paragraphs or par_punct[p] == 0) and not (
-                        q >= 0 and 0 <= tag[q] < nex and ex[tag[q]]):
+                        q >= 0 and 0 <= dv.tag[q] < nex and ex[dv.tag[q]]):
                     par_punct[p] = 1
                     judged += 1
                 else:
@@ -937,7 +924,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
                     sink.par = <int32_t>p
                     for q in range(par_start[p], par_start[p + 1]):
                         i = order[q]
-                        _vsse_keywords(buf + off[i], tlen[i], &sink, &stop[0], stop.shape[0])
+                        _vsse_keywords(dv.text_buf + dv.text_off[i], dv.text_len[i], &sink, &stop[0], stop.shape[0])
                     if sink.failed:
                         break
             if not sink.failed:
@@ -957,11 +944,11 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
                         acc[j] = 0.0
                     for q in range(par_start[p], par_start[p + 1]):
                         i = order[q]
-                        _vsse_keywords(buf + off[i], tlen[i], &sink, &stop[0], stop.shape[0])
+                        _vsse_keywords(dv.text_buf + dv.text_off[i], dv.text_len[i], &sink, &stop[0], stop.shape[0])
                     if _lcs_popcount(_vsse_sign_bits(acc) ^ reference_fp) > T2:
                         drop[p] = 1
                 for i in range(n):
-                    if node_par[i] >= 0 and drop[node_par[i]] and (not links_only or flags[i] & NF_IN_LINK):
+                    if node_par[i] >= 0 and drop[node_par[i]] and (not links_only or dv.flags[i] & NF_IN_LINK):
                         out_keep[i] = 0
         if sink.failed:
             raise MemoryError()
@@ -1101,12 +1088,7 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
       has_delim 1 where delim >= 0
     `dict_keys` are sorted attribute_hash values, `dict_vals` their entry ids."""
     cdef Py_ssize_t n = d.n, i, at, words, lo, nd = dict_keys.shape[0], tn
-    cdef const uint8_t *kind = d.c_kind
-    cdef const int64_t *off = d.c_text_off
-    cdef const int32_t *tlen = d.c_text_len
-    cdef const int32_t *nwords = d.c_words
-    cdef const uint16_t *flags = d.c_flags
-    cdef const unsigned char *buf = d.text_buf
+    cdef DocView dv = _doc_view(d)
     cdef bytes tb = title.lower().encode("utf-8", "surrogatepass")
     cdef const unsigned char *tt = tb
     cdef uint64_t h
@@ -1125,15 +1107,15 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
             label[i] = -1
             in_title[i] = 0
             has_delim[i] = 0
-            if kind[i] != LXB_TEXT or flags[i] & NF_IN_LINK:
+            if dv.kind[i] != LXB_TEXT or dv.flags[i] & NF_IN_LINK:
                 continue
-            if nwords[i] >= 2 and _vsse_in_title(buf + off[i], tlen[i], tt, tn) or \
-                    nwords[i] == 1 and _vsse_title_starts(buf + off[i], tlen[i], tt, tn):
+            if dv.words[i] >= 2 and _vsse_in_title(dv.text_buf + dv.text_off[i], dv.text_len[i], tt, tn) or \
+                    dv.words[i] == 1 and _vsse_title_starts(dv.text_buf + dv.text_off[i], dv.text_len[i], tt, tn):
                 in_title[i] = 1
-            at = _vsse_delimiter(buf + off[i], tlen[i])
-            if (at if at >= 0 else tlen[i]) > _VSSE_LABEL_BYTES:
+            at = _vsse_delimiter(dv.text_buf + dv.text_off[i], dv.text_len[i])
+            if (at if at >= 0 else dv.text_len[i]) > _VSSE_LABEL_BYTES:
                 continue
-            h = _vsse_label_hash(buf + off[i], at if at >= 0 else tlen[i], &words)
+            h = _vsse_label_hash(dv.text_buf + dv.text_off[i], at if at >= 0 else dv.text_len[i], &words)
             if words > _VSSE_LABEL_WORDS:
                 continue
             delim[i] = <int32_t>at
@@ -1164,10 +1146,7 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
     compares states by it)."""
     cdef Py_ssize_t n = d.n, i, c, k, m = 0, leaves = 0, base = 0, npairs = 0, p, j, ncodes = len(codes)
     cdef Py_ssize_t ncounted = 0, total, chain, ntouched, size
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *depth = d.c_depth
-    cdef const uint8_t *kind = d.c_kind
-    cdef const uint16_t *flags = d.c_flags
+    cdef DocView dv = _doc_view(d)
     cdef const int32_t[::1] code
     cdef int32_t *scratch = NULL
     cdef int32_t *counted
@@ -1191,7 +1170,7 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
     cdef double *W = <double *>cnp.PyArray_DATA(out)
     cdef double *C = W + n
     for i in range(n):
-        if kind[i] == LXB_TEXT:
+        if dv.kind[i] == LXB_TEXT:
             leaves += 1
     if leaves == 0:
         return W_arr, C_arr
@@ -1215,7 +1194,7 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
     try:
         with nogil:
             for i in range(n):
-                if kind[i] == LXB_TEXT and not (skip_links and flags[i] & NF_IN_LINK):
+                if dv.kind[i] == LXB_TEXT and not (skip_links and dv.flags[i] & NF_IN_LINK):
                     counted[ncounted] = <int32_t>i
                     ncounted += 1
             for k in range(m + 1):
@@ -1249,7 +1228,7 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
                 idf = _vsse_log(nn / total) / total
                 chain = 0
                 for j in range(first[k], first[k + 1]):
-                    chain += depth[order[j]]
+                    chain += dv.depth[order[j]]
                 if chain <= 2 * n:
                     # few leaves: count up their ancestor chains, touch only those nodes
                     ntouched = 0
@@ -1260,7 +1239,7 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
                                 touched[ntouched] = <int32_t>p
                                 ntouched += 1
                             cnt[p] += 1
-                            p = parent[p]
+                            p = dv.parent[p]
                     for j in range(ntouched):
                         i = touched[j]
                         _vsse_wvc_add(W, C, tab, i, cnt[i], nn, idf)
@@ -1270,7 +1249,7 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
                     for j in range(first[k], first[k + 1]):
                         cnt[order[j]] += 1
                     for i in range(n - 1, 0, -1):
-                        p = parent[i]
+                        p = dv.parent[i]
                         if p >= 0:
                             cnt[p] += cnt[i]
                     for i in range(n):
@@ -1343,8 +1322,7 @@ def records_viterbi(Doc d, const double[::1] W, const double[::1] coverage, doub
 
     Returns (path of node indices psi(0..m), delta along it)."""
     cdef Py_ssize_t n = d.n, j, i, best, nch
-    cdef const int32_t *end = d.c_end
-    cdef const uint8_t *kind = d.c_kind
+    cdef DocView dv = _doc_view(d)
     cdef double bw, delta_j
     if W.shape[0] != n or coverage.shape[0] != n:
         raise ValueError(f"W and coverage need {n} entries (one per Doc node)")
@@ -1364,13 +1342,13 @@ def records_viterbi(Doc d, const double[::1] W, const double[::1] coverage, doub
             bw = 0.0
             nch = 0
             i = j + 1
-            while i < end[j]:
-                if kind[i] == LXB_ELEMENT:
+            while i < dv.end[j]:
+                if dv.kind[i] == LXB_ELEMENT:
                     nch += 1
                     if W[i] > bw:
                         bw = W[i]
                         best = i
-                i = end[i]
+                i = dv.end[i]
             if best < 0:
                 break
             if coverage[best] < (1.0 - tolerance) * coverage[j]:
@@ -1414,14 +1392,14 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
     title, None for a label the dictionary does not know).  Labels lose
     surrounding `strip` characters; a value's leaves are joined by one space."""
     cdef Py_ssize_t n = d.n, hi, nl = 0, i
-    cdef const uint8_t *kind = d.c_kind
+    cdef DocView dv = _doc_view(d)
     if root < 0 or root >= n:
         raise ValueError(f"root {root} is not a node of the Doc (0..{n - 1})")
     if delim.shape[0] != n or label.shape[0] != n or in_title.shape[0] != n:
         raise ValueError(f"delim, label and in_title need {n} entries (one per Doc node)")
     hi = d.end[root]
     for i in range(root, hi):
-        if kind[i] == LXB_TEXT:
+        if dv.kind[i] == LXB_TEXT:
             nl += 1
     blk = block_ancestors(d)
     # one block: leaf | used | out (6 columns per record)
@@ -1445,17 +1423,13 @@ cdef list _vsse_records_pairs(Doc d, Py_ssize_t root, Py_ssize_t hi, Py_ssize_t 
     cdef Py_ssize_t a, b, i, j, lab_leaf, lab_end, v0, v1, vstart, words, nrec = 0
     cdef int32_t key
     cdef bint title_done = False, nxt_value, known
-    cdef const uint8_t *kind = d.c_kind
-    cdef const int64_t *off = d.c_text_off
-    cdef const int32_t *tlen = d.c_text_len
-    cdef const int32_t *nwords = d.c_words
-    cdef const unsigned char *buf = d.text_buf
+    cdef DocView dv = _doc_view(d)
     with nogil:
         for a in range(nl + 1):
             used[a] = 0
         j = 0
         for i in range(root, hi):
-            if kind[i] == LXB_TEXT:
+            if dv.kind[i] == LXB_TEXT:
                 leaf[j] = <int32_t>i
                 j += 1
         for a in range(nl):
@@ -1466,8 +1440,8 @@ cdef list _vsse_records_pairs(Doc d, Py_ssize_t root, Py_ssize_t hi, Py_ssize_t 
             nxt_value = a + 1 < nl and delim[leaf[a + 1]] == 0 and blk[leaf[a + 1]] == blk[i] \
                 and delim[i] < 0
             if nxt_value:
-                _vsse_label_hash(buf + off[i], tlen[i], &words)
-                nxt_value = 0 < words <= _VSSE_LABEL_WORDS and tlen[i] <= _VSSE_LABEL_BYTES
+                _vsse_label_hash(dv.text_buf + dv.text_off[i], dv.text_len[i], &words)
+                nxt_value = 0 < words <= _VSSE_LABEL_WORDS and dv.text_len[i] <= _VSSE_LABEL_BYTES
             lab_leaf = -1
             if in_title[i] and label[i] < 0 and not title_done and not nxt_value:
                 title_done = True
@@ -1477,38 +1451,38 @@ cdef list _vsse_records_pairs(Doc d, Py_ssize_t root, Py_ssize_t hi, Py_ssize_t 
                 key = -1
             elif delim[i] >= 0 or label[i] >= 0:
                 if delim[i] >= 0:
-                    _vsse_label_hash(buf + off[i], delim[i], &words)
+                    _vsse_label_hash(dv.text_buf + dv.text_off[i], delim[i], &words)
                     if words > 0:
                         lab_leaf = i
                         lab_end = delim[i]
                     elif a > 0 and blk[leaf[a - 1]] == blk[i] and delim[leaf[a - 1]] < 0 \
                             and not used[a - 1]:
-                        _vsse_label_hash(buf + off[leaf[a - 1]], tlen[leaf[a - 1]], &words)
-                        if 0 < words <= _VSSE_LABEL_WORDS and tlen[leaf[a - 1]] <= _VSSE_LABEL_BYTES:
+                        _vsse_label_hash(dv.text_buf + dv.text_off[leaf[a - 1]], dv.text_len[leaf[a - 1]], &words)
+                        if 0 < words <= _VSSE_LABEL_WORDS and dv.text_len[leaf[a - 1]] <= _VSSE_LABEL_BYTES:
                             lab_leaf = leaf[a - 1]
-                            lab_end = tlen[lab_leaf]
+                            lab_end = dv.text_len[lab_leaf]
                     if lab_leaf < 0:
                         continue
-                    vstart = delim[i] + (1 if buf[off[i] + delim[i]] == 58 else 3)
+                    vstart = delim[i] + (1 if dv.text_buf[dv.text_off[i] + delim[i]] == 58 else 3)
                 else:
                     if nxt_value:
                         continue              # the next leaf, ": value", takes this label
                     lab_leaf = i
-                    lab_end = tlen[i]
-                    vstart = tlen[i]
+                    lab_end = dv.text_len[i]
+                    vstart = dv.text_len[i]
                 key = label[lab_leaf]
                 v0 = v1 = i
-                if not _vsse_has_text(buf + off[i] + vstart, tlen[i] - vstart):
+                if not _vsse_has_text(dv.text_buf + dv.text_off[i] + vstart, dv.text_len[i] - vstart):
                     # the value follows the label leaf
                     known = key >= 0
                     b = a + 1
                     words = 0
                     while b < nl and blk[leaf[b]] == blk[i] and delim[leaf[b]] < 0 \
                             and label[leaf[b]] < 0 and not used[b]:
-                        words += nwords[leaf[b]]
+                        words += dv.words[leaf[b]]
                         b += 1
                     if b == a + 1 and b < nl and delim[leaf[b]] < 0 and label[leaf[b]] < 0 and not used[b]:
-                        words = nwords[leaf[b]]
+                        words = dv.words[leaf[b]]
                         b += 1
                     if b == a + 1 or (not known and words > gathered_words):
                         continue
@@ -1536,12 +1510,7 @@ cdef list _vsse_record_strings(Doc d, const int32_t *rows, Py_ssize_t nrec, str 
                                object keys):
     """The records of records_read's rows: make(label, value, path, key) per row,
     or (label, value, path, dictionary entry) tuples without `make`."""
-    cdef const int64_t *off = d.c_text_off
-    cdef const int32_t *tlen = d.c_text_len
-    cdef const int32_t *parent = d.c_parent
-    cdef const int32_t *tag = d.c_tag
-    cdef const uint8_t *kind = d.c_kind
-    cdef const unsigned char *buf = d.text_buf
+    cdef DocView dv = _doc_view(d)
     cdef Py_ssize_t r, lab, v0, v1, t, key
     cdef dict paths = {}
     cdef list out = []
@@ -1553,21 +1522,24 @@ cdef list _vsse_record_strings(Doc d, const int32_t *rows, Py_ssize_t nrec, str 
         if lab < 0:
             name = "title"
         else:
-            name = PyUnicode_DecodeUTF8(<const char *>buf + off[lab], rows[r * 6 + 1], "replace").strip(strip)
-        value = PyUnicode_DecodeUTF8(<const char *>buf + off[v0] + rows[r * 6 + 3], tlen[v0] - rows[r * 6 + 3],
+            name = PyUnicode_DecodeUTF8(<const char *>dv.text_buf + dv.text_off[lab], rows[r * 6 + 1],
+                                        "replace").strip(strip)
+        value = PyUnicode_DecodeUTF8(<const char *>dv.text_buf + dv.text_off[v0] + rows[r * 6 + 3],
+                                     dv.text_len[v0] - rows[r * 6 + 3],
                                      "replace").strip()
         if v1 > v0:
             parts = [value] if value else []
             for t in range(v0 + 1, v1 + 1):
-                if kind[t] == LXB_TEXT:
-                    parts.append(PyUnicode_DecodeUTF8(<const char *>buf + off[t], tlen[t], "replace"))
+                if dv.kind[t] == LXB_TEXT:
+                    parts.append(PyUnicode_DecodeUTF8(<const char *>dv.text_buf + dv.text_off[t], dv.text_len[t],
+                                                      "replace"))
             value = " ".join(parts)
         if not (name and value):
             continue
         if make is None:
-            out.append((name, value, _vsse_tag_path(d, parent, tag, parent[v0], paths), key))
+            out.append((name, value, _vsse_tag_path(d, dv.parent, dv.tag, dv.parent[v0], paths), key))
         else:
-            fields = (name, value, _vsse_tag_path(d, parent, tag, parent[v0], paths),
+            fields = (name, value, _vsse_tag_path(d, dv.parent, dv.tag, dv.parent[v0], paths),
                       keys[key] if key >= 0 else ("title" if lab < 0 else None))
             # a tuple type (a NamedTuple) is built directly, as its _make does
             out.append(tuple.__new__(make, fields) if as_tuple else make(*fields))
