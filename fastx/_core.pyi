@@ -1,5 +1,5 @@
 """Type stubs for fastx._core (the compiled kernels). One section per .pxi file."""
-from typing import Any
+from typing import Any, Callable
 
 from typing_extensions import disjoint_base
 
@@ -66,6 +66,9 @@ PRE_TAGS: tuple[str, ...]
 def render_markdown(d: Doc, keep: npt.ArrayLike, links: bool = ..., images: bool = ...,
                     base: str | None = ...) -> str: ...
 def markdown_base(d: Doc, url: str | None = ...) -> str | None: ...
+
+# ---------------------------------------------------------------- _serialize.pxi
+def serialize(d: Doc, keep: npt.NDArray[np.uint8], marks: Callable[[int], tuple[str, str]]) -> str: ...
 
 # ---------------------------------------------------------------- _sanitize.pxi
 def safe_url(url: str | bytes, image: bool = ...) -> bool: ...

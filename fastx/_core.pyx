@@ -31,6 +31,7 @@ from fastx._text cimport (FX_FNV32_OFFSET, FX_FNV64_OFFSET, fx_ascii_ci_prefix, 
 
 include "core/_lexbor_abi.pxi"
 include "core/_doc.pxi"
+include "output/_serialize.pxi"
 include "output/_sanitize.pxi"
 include "methods/cetd/_kernels.pxi"
 include "tools/_lcs.pxi"

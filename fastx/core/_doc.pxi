@@ -83,6 +83,10 @@ ATTR_NAMES = ("id", "class", "style", "href", "hidden", "aria-hidden", "type", "
 cdef uint32_t _tag_props[STATIC_LIMIT]
 cdef const unsigned char *_static_attr_name[STATIC_LIMIT]
 cdef size_t _static_attr_len[STATIC_LIMIT]
+# 1: a name the browser's serialization learned (tools/_browser.pxi, _rm_learn) for an id the
+# calibration does not name; only serializers read those (_attr_name does not: what kernels
+# see must not depend on whether a page was rendered before)
+cdef uint8_t _static_attr_learned[STATIC_LIMIT]
 _ATTR_NAME_KEEP = []          # bytes objects _static_attr_name points into
 # the one C table of static tag names (filled from TAG_NAMES_BY_ID at import; the browser's
 # serialization adds the names of ids it meets that fastx does not use): the serializers read it
@@ -98,6 +102,15 @@ cdef void _set_static_tag_name(uintptr_t lid, bytes name):
     _TAG_NAME_KEEP.append(name)
     _static_tag_name[lid] = <const unsigned char *>name
     _static_tag_len[lid] = len(name)
+
+
+cdef void _set_static_attr_name(uintptr_t lid, bytes name, bint learned):
+    """Name static attribute id `lid` in the C table (kept alive by _ATTR_NAME_KEEP); `learned`:
+    a name only serializers read (_static_attr_learned)."""
+    _ATTR_NAME_KEEP.append(name)
+    _static_attr_name[lid] = <const unsigned char *>name
+    _static_attr_len[lid] = len(name)
+    _static_attr_learned[lid] = learned
 
 
 # ---------------------------------------------------------------- small C helpers
@@ -136,7 +149,13 @@ cdef inline const unsigned char *_id_name(uintptr_t lid, const unsigned char **n
 
 
 cdef inline const unsigned char *_attr_name(fx_attr *a, size_t *n) noexcept nogil:
-    return _id_name(a.node.local_name, _static_attr_name, _static_attr_len, n)
+    """Name of an attribute as kernels read it: NULL for a static id the calibration does not
+    name (learned names included, see _static_attr_learned)."""
+    cdef uintptr_t lid = a.node.local_name
+    if lid < STATIC_LIMIT and _static_attr_learned[lid]:
+        n[0] = 0
+        return NULL
+    return _id_name(lid, _static_attr_name, _static_attr_len, n)
 
 
 cdef inline bint _name_is(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
@@ -847,7 +866,7 @@ cdef class Doc:
     def render_html(self, const uint8_t[::1] keep):
         """Cleaned HTML, safe to embed: the kept nodes inside the ancestors needed to hold
         them, through the allow-lists of elements, attributes and URLs of _sanitize.pxi."""
-        return _render_html(self, keep)
+        return _serialize(self, keep, SER_CLEAN).decode("utf-8", "replace")
 
 
 # The Doc's arrays seen from a kernel: one C pointer per array, named as the Doc's attribute.
@@ -1353,6 +1372,10 @@ def _calibrate():
     expected = el.attributes
     node = <fx_node *><uintptr_t>el.mem_id
     a = (<fx_element *>node).first_attr
+    for i in range(STATIC_LIMIT):
+        _static_attr_name[i] = NULL
+        _static_attr_len[i] = 0
+        _static_attr_learned[i] = 0
     _ATTR_NAME_KEEP.clear()
     seen = []
     while a != NULL:
@@ -1362,10 +1385,7 @@ def _calibrate():
         raise LayoutError("fastx: lexbor's attribute layout differs from the one fastx was built for")
     for (lid, _), name in zip(seen, expected.keys()):
         if lid < STATIC_LIMIT:
-            bname = name.encode()
-            _ATTR_NAME_KEEP.append(bname)
-            _static_attr_name[lid] = <const unsigned char *>bname
-            _static_attr_len[lid] = len(bname)
+            _set_static_attr_name(lid, name.encode(), False)
     for (lid, v), name in zip(seen, expected.keys()):
         a = _find_attr(node, name.encode(), len(name.encode()))
         if a == NULL or _fx_str(a.value) != v:

@@ -1,9 +1,8 @@
 # Cleaned HTML, safe to embed by construction (issue 15, item 3): `Doc.render_html(keep)`.
 #
-# One compiled pass over the flat node array writes the kept nodes, inside the
-# ancestors that hold them, into a C buffer (_RmBuf and its writers from
-# _render.pxi).  What comes out is decided by allow-lists, never by a list of
-# what is dangerous:
+# The one serializer (output/_serialize.pxi, policy SER_CLEAN) writes the kept nodes,
+# inside the ancestors that hold them, through `_sz_element` below.  What comes out is
+# decided by allow-lists, never by a list of what is dangerous:
 #
 # - Elements (HTML namespace only): the content set of _SZ_TAGS.  Any other
 #   element is unwrapped: its tag is left out, its children are kept, so the
@@ -256,7 +255,7 @@ cdef inline bint _sz_lang_char(unsigned char c) noexcept nogil:
         or c == 46 or c == 45
 
 
-cdef void _sz_class(_RmBuf *b, const unsigned char *s, size_t n) noexcept nogil:
+cdef void _sz_class(_SerBuf *b, const unsigned char *s, size_t n) noexcept nogil:
     """` class="..."` with the language-* / lang-* tokens of a class value (nothing when none)."""
     cdef size_t i = 0, start, j, p
     cdef bint first = True, ok
@@ -279,14 +278,14 @@ cdef void _sz_class(_RmBuf *b, const unsigned char *s, size_t n) noexcept nogil:
                 break
         if not ok:
             continue
-        _rm_lit(b, b" class=\"" if first else b" ")
+        _ser_lit(b, b" class=\"" if first else b" ")
         first = False
-        _rm_put(b, s + start, i - start)
+        _ser_put(b, s + start, i - start)
     if not first:
-        _rm_lit(b, b"\"")
+        _ser_lit(b, b"\"")
 
 
-cdef void _sz_attrs_of(_RmBuf *b, fx_node *node, uint32_t allowed) noexcept nogil:
+cdef void _sz_attrs_of(_SerBuf *b, fx_node *node, uint32_t allowed) noexcept nogil:
     """The allowed attributes of an element, values checked and escaped."""
     cdef fx_attr *a = (<fx_element *>node).first_attr
     cdef uintptr_t lid
@@ -315,111 +314,40 @@ cdef void _sz_attrs_of(_RmBuf *b, fx_node *node, uint32_t allowed) noexcept nogi
             elif (check == SV_PLAIN or (check == SV_LINK and _sz_url_ok(v, vn, False))
                     or (check == SV_IMAGE and _sz_url_ok(v, vn, True))
                     or (check == SV_SRCSET and _sz_srcset_ok(v, vn))):
-                _rm_lit(b, b" ")
-                _rm_put(b, _sz_attr_name[code], _sz_attr_len[code])
-                _rm_lit(b, b"=\"")
-                _rm_escaped(b, v, vn, 2)
-                _rm_lit(b, b"\"")
+                _ser_lit(b, b" ")
+                _ser_put(b, _sz_attr_name[code], _sz_attr_len[code])
+                _ser_lit(b, b"=\"")
+                _ser_escaped(b, v, vn, 2)
+                _ser_lit(b, b"\"")
         a = a.next
 
 
-cdef str _render_html(Doc d, const uint8_t[::1] keep):
-    """Cleaned HTML of the kept nodes and the ancestors that hold them (module comment above):
-    one pass in document order, the open allowed elements on an explicit stack (no recursion)."""
-    cdef Py_ssize_t n = d.n, i, j, sp = 0, scap = 0
-    cdef bint pre, gap_written = False
-    cdef DocView dv = _doc_view(d)
-    cdef const unsigned char *buf
-    cdef uint8_t *em = NULL
-    cdef int32_t *stack = NULL          # pairs: end index, tag id of each open written element
-    cdef int32_t t
-    cdef uint8_t pr
-    cdef fx_node *node
-    cdef _RmBuf b
-    if keep.shape[0] != n:
-        raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
-    if n == 0 or d.parser is None:
-        return ""
+cdef inline void _sz_prepare():
     if not _sz_ready:
         _sz_init()
-    buf = d.text_buf
-    cdef Py_ssize_t first_cap = len(d.text_buf) // 2 + 1024
-    cdef Py_ssize_t blen = len(d.text_buf)
-    b.data = NULL
-    b.n = b.cap = 0
-    b.oom = 0
-    em = <uint8_t *>malloc(n)
-    if em == NULL:
-        raise MemoryError("fastx: out of memory while writing cleaned HTML")
-    try:
-        with nogil:
-            # an element is written (or unwrapped) if it or a descendant is kept
-            memset(em, 0, n)
-            for i in range(n - 1, -1, -1):
-                if keep[i]:
-                    em[i] = 1
-                if em[i] and dv.parent[i] >= 0:
-                    em[dv.parent[i]] = 1
-            _grow(<void **>&b.data, &b.cap, first_cap, 1)
-            for i in range(n):
-                while sp > 0 and stack[2 * sp - 2] <= i:
-                    sp -= 1
-                    t = stack[2 * sp + 1]
-                    _rm_lit(&b, b"</")
-                    _rm_put(&b, _static_tag_name[t], _static_tag_len[t])
-                    _rm_lit(&b, b">")
-                if not em[i]:
-                    continue
-                if dv.kind[i] == LXB_TEXT:
-                    # collapsed text: a space where the source had whitespace.  Preformatted
-                    # text (NF_PRE) is stored raw with the whitespace after a block boundary
-                    # before it; the whitespace after it on its line follows it in the buffer
-                    # (_text_gap, _add_raw_text), written right after it
-                    pre = (dv.flags[i] & NF_PRE) != 0
-                    if dv.flags[i] & NF_WS_BEFORE and not gap_written and \
-                            not (pre and dv.text_len[i] > 0 and buf[dv.text_off[i]] <= 32):
-                        _rm_lit(&b, b" ")
-                    _rm_escaped(&b, buf + dv.text_off[i], <size_t>dv.text_len[i], 0)
-                    j = _text_gap(n, dv.kind, dv.flags, dv.text_off, dv.text_len, blen, i) if pre else 0
-                    gap_written = j > 0
-                    if gap_written:
-                        _rm_escaped(&b, buf + dv.text_off[i] + dv.text_len[i], <size_t>j, 0)
-                    elif dv.flags[i] & NF_WS_AFTER and not pre:
-                        _rm_lit(&b, b" ")
-                    continue
-                t = dv.tag[i]
-                if t < 0 or t >= STATIC_LIMIT:
-                    continue                     # custom element: unwrapped
-                pr = _sz_props[t]
-                if not (pr & SZ_KEEP):
-                    continue                     # not allowed: unwrapped
-                node = <fx_node *><uintptr_t>dv.ptr[i]
-                if fx_node_ns(node) != _sz_html_ns:
-                    continue                     # foreign content: never written
-                _rm_lit(&b, b"<")
-                _rm_put(&b, _static_tag_name[t], _static_tag_len[t])
-                _sz_attrs_of(&b, node, _sz_attrs[t])
-                _rm_lit(&b, b">")
-                if not (pr & SZ_VOID):
-                    if not _grow(<void **>&stack, &scap, 2 * sp + 2, sizeof(int32_t)):
-                        b.oom = 1
-                        break
-                    stack[2 * sp] = dv.end[i]
-                    stack[2 * sp + 1] = t
-                    sp += 1
-            while sp > 0:
-                sp -= 1
-                t = stack[2 * sp + 1]
-                _rm_lit(&b, b"</")
-                _rm_put(&b, _static_tag_name[t], _static_tag_len[t])
-                _rm_lit(&b, b">")
-        if b.oom:
-            raise MemoryError("fastx: out of memory while writing cleaned HTML")
-        return b.data[:b.n].decode("utf-8", "replace") if b.n else ""
-    finally:
-        free(em)
-        free(stack)
-        free(b.data)
+
+
+cdef int _sz_element(_SerBuf *b, fx_node *node, int32_t t, _SerOpen *top) noexcept nogil:
+    """SER_CLEAN's element (_serialize.pxi): written, with its allowed attributes, when its tag is
+    allowed and it is in the HTML namespace (returns 1 and its end tag in `top`, or 2 for a void
+    element); else 0: unwrapped (left out, its children still written)."""
+    cdef uint8_t pr
+    if t < 0 or t >= STATIC_LIMIT:
+        return 0                         # custom element: unwrapped
+    pr = _sz_props[t]
+    if not (pr & SZ_KEEP):
+        return 0                         # not allowed: unwrapped
+    if fx_node_ns(node) != _sz_html_ns:
+        return 0                         # foreign content: never written
+    _ser_lit(b, b"<")
+    _ser_put(b, _static_tag_name[t], _static_tag_len[t])
+    _sz_attrs_of(b, node, _sz_attrs[t])
+    _ser_lit(b, b">")
+    if pr & SZ_VOID:
+        return 2
+    top.name = _static_tag_name[t]
+    top.len = _static_tag_len[t]
+    return 1
 
 
 def safe_url(url, bint image=False):

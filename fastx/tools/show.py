@@ -145,28 +145,25 @@ def page_markup(doc, keep: np.ndarray) -> str:
     """The Doc's <body> subtree as safe markup: every element and text node carries ``data-fx``
     (its Doc index) and class ``fx-k`` (kept) or ``fx-d`` (dropped); text nodes are
     ``<span class="fx-t">``; the outermost kept nodes have ``fx-root``, block elements ``fx-blk``.
-    One preorder pass with an explicit stack of open tags (no recursion)."""
+    Written by the one serializer (``_core.serialize``: one walk with an explicit stack of open
+    tags, no recursion, text escaped), with these marks around each node."""
     if doc.n == 0:
         return ""
     esc = _html.escape
-    parent, end, kind, flags = doc.parent, doc.end, doc.kind, doc.flags
+    parent, kind, flags = doc.parent, doc.kind, doc.flags
     ws_before, ws_after = _core.NODE_FLAGS["ws_before"], _core.NODE_FLAGS["ws_after"]
     block = _core.NODE_FLAGS["block"]
     root = _root(doc)
     kept = keep.astype(bool)
-    out: list[str] = []
-    stack: list[tuple[int, str]] = []
-    for i in range(root, int(end[root])):
-        while stack and stack[-1][0] <= i:
-            out.append(stack.pop()[1])
+
+    def marks(i: int) -> tuple[str, str]:
         k = "fx-k" if kept[i] else "fx-d"
         if kept[i] and (i == root or not kept[parent[i]]):
             k += " fx-root"
         f = int(flags[i])
         if kind[i] == _core.KIND_TEXT:
-            out.append(f'{" " if f & ws_before else ""}<span data-fx="{i}" class="fx-t {k}">{esc(doc.text(i), False)}'
-                       f'</span>{" " if f & ws_after else ""}')
-            continue
+            return (f'{" " if f & ws_before else ""}<span data-fx="{i}" class="fx-t {k}">',
+                    f'</span>{" " if f & ws_after else ""}')
         name = doc.tag_name(i)
         cls = [k]
         if f & block:
@@ -185,12 +182,9 @@ def page_markup(doc, keep: np.ndarray) -> str:
                 cls.append("fx-ph")
                 alt = (doc.attr(i, "alt") or doc.attr(i, "value") or "").strip()[:80]
                 attrs += f' data-ph="{esc(_PLACEHOLDER[name] + (": " + alt if alt else ""))}"'
-        out.append(f'<{tag} data-fx="{i}" class="{" ".join(cls)}"{attrs}>')
-        if tag not in _VOID:
-            stack.append((int(end[i]), f"</{tag}>"))
-    while stack:
-        out.append(stack.pop()[1])
-    return "".join(out)
+        return f'<{tag} data-fx="{i}" class="{" ".join(cls)}"{attrs}>', "" if tag in _VOID else f"</{tag}>"
+
+    return _core.serialize(doc, np.ascontiguousarray(keep, dtype=np.uint8), marks)
 
 
 def _label(doc, i: int) -> str:
