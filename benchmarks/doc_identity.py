@@ -17,11 +17,12 @@ holds (pre, table, list).
 ``--all-methods`` (issue 16, the restructure) records instead, for every page of
 every pack in ../shared/datasets (the zh-news pages too, which have no gold),
 a digest of each registered method's ``.text`` (``site`` with a model learned from
-the pack's first three pages), a digest of the page's cleaned HTML, Markdown and browser
-serialization ("serializers"), and the time of each method beside the time of the parse (and
-of ``fastx.parse`` beside selectolax's own parse), measured interleaved (every method on a page
-before the next page); ``--check`` then says on how many pages each method's text differs and
-compares each method's median time/parse ratio with the recorded one::
+the pack's first three pages), a digest of the page's cleaned HTML and Markdown (every node kept,
+and cetd's keep mask), show's page view and the browser serialization ("serializers"), and the
+time of each method beside the time of the parse (and of ``fastx.parse`` beside selectolax's own
+parse), measured interleaved (every method on a page before the next page); ``--check`` then says
+on how many pages each method's text differs and compares each method's median time/parse ratio
+with the recorded one::
 
     python benchmarks/doc_identity.py --all-methods --save /tmp/before.pkl   # the old tree's build
     python benchmarks/doc_identity.py --all-methods --check /tmp/before.pkl  # the new one
@@ -116,12 +117,23 @@ def _site_model(models, corpus, html):
 
 
 def _serializers_digest(doc, html):
-    """One digest of the page's cleaned HTML, Markdown (every node kept) and the browser's marked
-    serialization (of a fresh parse, as fastx.render makes it)."""
-    keep = np.ones(doc.n, dtype=np.uint8)
+    """One digest of the page's cleaned HTML, Markdown (every node kept, then cetd's keep mask: an
+    untrained method, so the masks do not move with retraining), show's page view of cetd's
+    mask, and the browser's marked serialization (of a fresh parse, as fastx.render makes it)."""
+    from fastx.tools.show import page_markup
     h = hashlib.blake2b(digest_size=16)
-    h.update(doc.render_html(keep).encode("utf-8", "surrogatepass"))
-    h.update(_core.render_markdown(doc, keep).encode("utf-8", "surrogatepass"))
+    try:
+        partial = fastx.extract(doc, method="cetd").keep
+    except fastx.FastxError as exc:
+        partial = None
+        h.update(type(exc).__name__.encode())
+    for keep in (np.ones(doc.n, dtype=np.uint8), partial):
+        if keep is None:
+            continue
+        h.update(doc.render_html(keep).encode("utf-8", "surrogatepass"))
+        h.update(_core.render_markdown(doc, keep).encode("utf-8", "surrogatepass"))
+    if partial is not None:
+        h.update(page_markup(doc, partial).encode("utf-8", "surrogatepass"))
     try:
         h.update(_core.render_markup(fastx.parse(html)))
     except fastx.FastxError as exc:
@@ -148,7 +160,7 @@ def run_all(limit):
         t_parse = time.perf_counter() - t0
         if t_lexbor > 0:
             ratios["parse"].append(t_parse / t_lexbor)
-        row = {"serializers": _serializers_digest(doc, html)}
+        row = {}
         for m in names:
             params = {}
             if m == "site":
@@ -169,6 +181,7 @@ def run_all(limit):
             if t_parse > 0:
                 ratios[m].append((time.perf_counter() - t0) / t_parse)
             row[m] = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        row["serializers"] = _serializers_digest(doc, html)     # after the methods: not in their times
         out[(corpus, pid)] = row
     return out, ratios
 
@@ -185,7 +198,8 @@ def check_all(before, now, ratios_before, ratios_now, tolerance):
     print(f"pages {pages} (now {len(now)})")
     bad = len(now) != pages
     d = differs.pop("serializers", [])
-    print(f"  cleaned HTML, Markdown and browser serialization differ on {len(d)} of {pages} pages")
+    print(f"  cleaned HTML, Markdown, show's page view and browser serialization differ on {len(d)} of "
+          f"{pages} pages")
     for key in d[:5]:
         print("      differs:", key)
     bad |= bool(d)
