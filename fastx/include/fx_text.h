@@ -1,5 +1,5 @@
-/* fastx's shared inline helpers (declared for Cython in fastx/_text.pxd): the one hash and the
-   one binary search every kernel uses.  Plain C, no Python. */
+/* fastx's shared inline helpers (declared for Cython in fastx/_text.pxd): the one hash, the
+   one binary search and the one whitespace tokenizer every kernel uses.  Plain C, no Python. */
 #ifndef FX_TEXT_H
 #define FX_TEXT_H
 
@@ -43,6 +43,17 @@ static inline int fx_ascii_ci_prefix(const unsigned char *s, size_t n, const cha
         if (c != (unsigned char)lit[j]) return 0;
     }
     return 1;
+}
+
+/* The next token of s[*k..n) separated by bytes <= 0x20 (ASCII whitespace and controls, as
+   class and rel values are split): returns its start, leaves *k at its end (start == *k: none). */
+static inline ptrdiff_t fx_next_word(const unsigned char *s, ptrdiff_t n, ptrdiff_t *k) {
+    ptrdiff_t i = *k, start;
+    while (i < n && s[i] <= 32) i++;
+    start = i;
+    while (i < n && s[i] > 32) i++;
+    *k = i;
+    return start;
 }
 
 #endif

@@ -166,10 +166,15 @@ cdef inline void _md_put(Md *m, const char *s, Py_ssize_t k) noexcept nogil:
     m.n += k
 
 
+cdef inline void _md_byte(Md *m, unsigned char c) noexcept nogil:
+    """One byte into room the caller made (_md_room)."""
+    m.out[m.n] = <char>c
+    m.n += 1
+
+
 cdef inline void _md_ch(Md *m, char c) noexcept nogil:
     if _md_room(m, 1):
-        m.out[m.n] = c
-        m.n += 1
+        _md_byte(m, c)
 
 
 cdef void _md_prefix(Md *m, bint blank) noexcept nogil:
@@ -324,16 +329,14 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse)
             if collapse:
                 while k + 1 < n and s[k + 1] <= 32:
                     k += 1
-            m.out[m.n] = 32
-            m.n += 1
+            _md_byte(m, 32)
             k += 1
             continue
         done = False
         if m.lstart:
             m.lstart = 0
             if c == 35 or c == 62 or c == 45 or c == 43 or c == 61:     # # > - + =
-                m.out[m.n] = 92
-                m.n += 1
+                _md_byte(m, 92)
                 done = True
             elif 48 <= c <= 57:
                 j = k
@@ -345,15 +348,12 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse)
             pass
         elif c == 92 or c == 96 or c == 42 or c == 91 or c == 93 or c == 60 or c == 38 or c == 124 \
                 or c == 126 or k == esc_at or (c == 35 and m.inhead):
-            m.out[m.n] = 92
-            m.n += 1
+            _md_byte(m, 92)
         elif c == 95:
             prev = <unsigned char>m.out[m.n - 1] if m.n > 0 else 32
             if not (_md_alnum(prev) and k + 1 < n and _md_alnum(s[k + 1])):
-                m.out[m.n] = 92
-                m.n += 1
-        m.out[m.n] = c
-        m.n += 1
+                _md_byte(m, 92)
+        _md_byte(m, c)
         k += 1
     m.fresh = 0
     m.lstart = 0
@@ -372,10 +372,8 @@ cdef void _md_code_text(Md *m, const unsigned char *s, Py_ssize_t n) noexcept no
                 k += 1
             c = 32
         elif c == 124 and m.in_table:
-            m.out[m.n] = 92
-            m.n += 1
-        m.out[m.n] = c
-        m.n += 1
+            _md_byte(m, 92)
+        _md_byte(m, c)
         k += 1
     m.fresh = 0
     m.lstart = 0
@@ -636,11 +634,7 @@ cdef Py_ssize_t _md_class_lang(fx_node *node, char *out) noexcept nogil:
     v = a.value.data
     n = <Py_ssize_t>a.value.length
     while k < n:
-        while k < n and v[k] <= 32:
-            k += 1
-        s = k
-        while k < n and v[k] > 32:
-            k += 1
+        s = fx_next_word(v, n, &k)
         e = k
         p = -1
         if e - s > 9 and memcmp(v + s, b"language-", 9) == 0:
@@ -1245,8 +1239,8 @@ def render_markdown(Doc d, keep, bint links=True, bint images=True, str base=Non
                 if dv.kind[i] == LXB_ELEMENT and dv.flags[i] & (NF_BLOCK | NF_BR):
                     r = _md_role_of(dv.tag, i)
                     hb[p] |= 2 if r == MR_IMG or r == MR_BR else 1
-            _md_run(&m, n, d.c_end, dv.parent, dv.tag, dv.kind, dv.flags, emit, kp, hb, d.c_ptr, d.c_text_off,
-                    d.c_text_len, dv.text_buf)
+            _md_run(&m, n, dv.end, dv.parent, dv.tag, dv.kind, dv.flags, emit, kp, hb, dv.ptr, dv.text_off,
+                    dv.text_len, dv.text_buf)
         if m.oom:
             raise MemoryError("fastx: out of memory while writing Markdown")
         while m.n > 0 and (m.out[m.n - 1] == 10 or m.out[m.n - 1] == 32):

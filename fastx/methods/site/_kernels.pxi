@@ -45,7 +45,7 @@ cdef void _site_tokens(fx_node *node, const uint64_t *tok_hash, Py_ssize_t ntok,
     """Token bits of an element: its id (trimmed) and each whitespace-separated class."""
     cdef fx_element *el = <fx_element *>node
     cdef fx_str *v
-    cdef size_t i, j, n
+    cdef Py_ssize_t i, j, n
     cdef const unsigned char *s
     if el.attr_id != NULL and el.attr_id.value != NULL and el.attr_id.value.data != NULL:
         v = el.attr_id.value
@@ -62,16 +62,11 @@ cdef void _site_tokens(fx_node *node, const uint64_t *tok_hash, Py_ssize_t ntok,
         v = el.attr_class.value
         s = v.data
         n = v.length
-        i = 0
-        while i < n:
-            while i < n and s[i] <= 32:
-                i += 1
-            j = i
-            while j < n and s[j] > 32:
-                j += 1
+        j = 0
+        while j < n:
+            i = fx_next_word(s, n, &j)
             if j > i:
                 _site_set_token(_layout_fnv64(_SITE_CLASS_SEED, s + i, j - i), tok_hash, ntok, tok_bit, bits)
-            i = j
 
 
 cdef inline bint _site_step_ok(Py_ssize_t r, Py_ssize_t k, Py_ssize_t L, Py_ssize_t WT,
@@ -190,7 +185,7 @@ def site_match(Doc d, SiteRules rules not None):
         free(tb)
         raise MemoryError()
     with nogil:
-        _blk_core(n, dv.parent, dv.kind, d.c_flags, blk)
+        _blk_core(n, dv.parent, dv.kind, dv.flags, blk)
         for i in range(n):
             if dv.kind[i] != LXB_ELEMENT:
                 continue

@@ -423,12 +423,16 @@ def vvtc(Doc d, object counts=None):
     return out
 
 
-def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint links=False):
+def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint links=False,
+                     bint prose=False):
     """punc_num of Formula 1 as VSSE uses it, in one sweep: `counts` (int32 over the
     Doc) with 0 for the leaves inside a tag flagged in `drop_tags` (static tag id ->
-    1: the form controls Sect. 4.1's pruning removes) and, unless `links`, for the
-    leaves inside links.  Returns (counts int32, dropped uint8: 1 for the nodes
-    inside a dropped tag)."""
+    1: the form controls Sect. 4.1's pruning removes), unless `links`, for the
+    leaves inside links, and with `prose`, for the leaves whose punctuation marks
+    (Doc.punct) outnumber their words: JSON, code or a row of symbols shown as
+    text, whose marks are syntax, not the marks "presented for easy reading"
+    (Sect. 4.2).  Returns (counts int32, dropped uint8: 1 for the nodes inside a
+    dropped tag)."""
     cdef Py_ssize_t i, p, n = d.n, ntags = drop_tags.shape[0]
     cdef const int32_t[::1] c = np.ascontiguousarray(counts, dtype=np.int32)
     cdef DocView dv = _doc_view(d)
@@ -444,7 +448,8 @@ def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint li
             if (p >= 0 and dropped[p]) or (dv.kind[i] == LXB_ELEMENT and 0 <= dv.tag[i] < ntags
                                            and drop_tags[dv.tag[i]]):
                 dropped[i] = 1
-            elif dv.kind[i] == LXB_TEXT and (links or not (dv.flags[i] & NF_IN_LINK)):
+            elif dv.kind[i] == LXB_TEXT and (links or not (dv.flags[i] & NF_IN_LINK)) and not (
+                    prose and dv.punct[i] > dv.words[i]):
                 out[i] = c[i]
     return out_arr, drop_arr
 
@@ -667,7 +672,7 @@ cdef enum:
 
 def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True,
                double T1=0.0, double together=0.0, double floor=0.1, double share=0.0,
-               double extend=0.0, bint found=False):
+               double extend=0.0, bint found=False, bint blocks=False):
     """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
     areas, and the area of the largest visual value.
 
@@ -708,6 +713,13 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     whose leaves carry at least `share` times its vvtc (the page's "broad
     content areas" when its text sits in several sections).
 
+    blocks: a seed's tag path ends at the nearest block element holding it
+    (its paragraph), not at the inline element (span, em, font, a) its text
+    sits in: inline tags present a paragraph ("a paragraph of text is often
+    organized by multiple HTML tag pairs for the purpose of presentation",
+    Sect. 4.2), and with them the container of a <p><span> seed is the <p>
+    alone, not the article holding the headings and lists beside it.
+
     Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
@@ -739,16 +751,23 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef bint extending = False
     cdef int32_t mark = 0
     cdef double t1 = T1, vtop = v[sd[0]], vmx = 0.0, best_vmax = 0.0
+    blk_arr = np.empty(n if blocks else 1, dtype=np.int32)
+    cdef int32_t *blk = <int32_t *>cnp.PyArray_DATA(blk_arr)
     if T1 > 0:
         upto = 0
         while upto < ns and v[sd[upto]] >= t1 * vtop:
             upto += 1
     with nogil:
+        if blocks:
+            _blk_core(n, dv.parent, dv.kind, dv.flags, blk)
         while True:
             for k in range(done, upto):
                 s = sd[k]
-                ly = _vsse_path(dv.parent, dv.depth, dv.tag,
-                                dv.parent[s] if dv.kind[s] == LXB_TEXT and dv.parent[s] >= 0 else s, Y)
+                if blocks and blk[s] >= 0:
+                    r = blk[s]
+                else:
+                    r = dv.parent[s] if dv.kind[s] == LXB_TEXT and dv.parent[s] >= 0 else s
+                ly = _vsse_path(dv.parent, dv.depth, dv.tag, r, Y)
                 for a in range(na):
                     L = 0
                     while L < plen[a] and L < ly and paths[a, L] == Y[L]:
