@@ -311,14 +311,16 @@ cdef void _md_sep(Md *m, bint want) noexcept nogil:
 
 # ---------------------------------------------------------------- text
 
-cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse) noexcept nogil:
-    """Text with the Markdown metacharacters that could start markup escaped."""
+cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse, bint code=False) noexcept nogil:
+    """Text with the Markdown metacharacters that could start markup escaped (collapse: trimmed,
+    whitespace runs as one space).  code: a code span's content instead: literal, whitespace runs
+    as one space, only | escaped (in a table row)."""
     cdef Py_ssize_t k = 0, j, esc_at = -1
     cdef unsigned char c, prev
     cdef bint done
     if not _md_room(m, 2 * n + 2):
         return
-    if collapse:
+    if collapse and not code:
         while k < n and s[k] <= 32:
             k += 1
         while n > k and s[n - 1] <= 32:
@@ -326,10 +328,16 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse)
     while k < n:
         c = s[k]
         if c <= 32:
-            if collapse:
+            if collapse or code:
                 while k + 1 < n and s[k + 1] <= 32:
                     k += 1
             _md_byte(m, 32)
+            k += 1
+            continue
+        if code:
+            if c == 124 and m.in_table:
+                _md_byte(m, 92)
+            _md_byte(m, c)
             k += 1
             continue
         done = False
@@ -353,26 +361,6 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse)
             prev = <unsigned char>m.out[m.n - 1] if m.n > 0 else 32
             if not (_md_alnum(prev) and k + 1 < n and _md_alnum(s[k + 1])):
                 _md_byte(m, 92)
-        _md_byte(m, c)
-        k += 1
-    m.fresh = 0
-    m.lstart = 0
-
-
-cdef void _md_code_text(Md *m, const unsigned char *s, Py_ssize_t n) noexcept nogil:
-    """Code span content: literal, whitespace runs as one space; | escaped in a table row."""
-    cdef Py_ssize_t k = 0
-    cdef unsigned char c
-    if not _md_room(m, 2 * n + 2):
-        return
-    while k < n:
-        c = s[k]
-        if c <= 32:
-            while k + 1 < n and s[k + 1] <= 32:
-                k += 1
-            c = 32
-        elif c == 124 and m.in_table:
-            _md_byte(m, 92)
         _md_byte(m, c)
         k += 1
     m.fresh = 0
@@ -1149,7 +1137,7 @@ cdef void _md_textnode(Md *m, Py_ssize_t i, const uint8_t *kind, const uint16_t 
         or ((fl & NF_PRE) != 0 and s[0] <= 32)
     _md_sep(m, want)
     if m.incode:
-        _md_code_text(m, s, n)
+        _md_escape(m, s, n, False, True)
     else:
         _md_escape(m, s, n, (fl & NF_PRE) != 0)
     m.last_text = i

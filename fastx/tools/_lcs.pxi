@@ -239,50 +239,57 @@ def token_ids(str a, str b):
         tb = _tok_scan(kb, db, nb, NULL, NULL)
     while size < 2 * (ta + tb):
         size <<= 1
-    start_arr = np.empty(ta + tb, dtype=np.int32)
-    length_arr = np.empty(ta + tb, dtype=np.int32)
     ids_arr = np.empty(ta + tb, dtype=np.int32)
-    table_arr = np.full(size, -1, dtype=np.int32)       # slot -> token index of the first of its kind
-    hashes_arr = np.empty(size, dtype=np.uint64)
-    cdef int32_t[::1] st = start_arr
-    cdef int32_t[::1] ln = length_arr
     cdef int32_t[::1] ids = ids_arr
-    cdef int32_t[::1] table = table_arr
-    cdef uint64_t[::1] hashes = hashes_arr
-    with nogil:
-        if ta:
-            _tok_scan(ka, da, na, &st[0], &ln[0])
-        if tb:
-            _tok_scan(kb, db, nb, &st[ta], &ln[ta])
-        for t in range(ta + tb):
-            if t < ta:
-                kind, data = ka, da
-            else:
-                kind, data = kb, db
-            h = FX_FNV64_OFFSET
-            for k in range(st[t], st[t] + ln[t]):
-                h = fx_fnv64_step(h, <uint64_t>PyUnicode_READ(kind, data, k))
-            slot = <Py_ssize_t>(h & <uint64_t>(size - 1))
-            while True:
-                q = table[slot]
-                if q < 0:
-                    table[slot] = <int32_t>t
-                    hashes[slot] = h
-                    ids[t] = <int32_t>next_id
-                    next_id += 1
-                    break
-                if hashes[slot] == h and ln[q] == ln[t]:
-                    if q < ta:
-                        okind, odata = ka, da
-                    else:
-                        okind, odata = kb, db
-                    same = True
-                    for k in range(ln[t]):
-                        if PyUnicode_READ(kind, data, st[t] + k) != PyUnicode_READ(okind, odata, st[q] + k):
-                            same = False
-                            break
-                    if same:
-                        ids[t] = ids[q]
+    # scratch: each token's start and length, the hash table (slot -> index of the first token of
+    # its kind, -1 empty) and the slots' hashes
+    cdef int32_t *st = <int32_t *>malloc((2 * (ta + tb) + size) * sizeof(int32_t))
+    cdef uint64_t *hashes = <uint64_t *>malloc(size * sizeof(uint64_t))
+    cdef int32_t *ln = st + (ta + tb) if st != NULL else NULL
+    cdef int32_t *table = ln + (ta + tb) if st != NULL else NULL
+    if st == NULL or hashes == NULL:
+        free(st)
+        free(hashes)
+        raise MemoryError("fastx: out of memory while numbering tokens")
+    try:
+        with nogil:
+            memset(table, 0xFF, size * sizeof(int32_t))
+            if ta:
+                _tok_scan(ka, da, na, st, ln)
+            if tb:
+                _tok_scan(kb, db, nb, st + ta, ln + ta)
+            for t in range(ta + tb):
+                if t < ta:
+                    kind, data = ka, da
+                else:
+                    kind, data = kb, db
+                h = FX_FNV64_OFFSET
+                for k in range(st[t], st[t] + ln[t]):
+                    h = fx_fnv64_step(h, <uint64_t>PyUnicode_READ(kind, data, k))
+                slot = <Py_ssize_t>(h & <uint64_t>(size - 1))
+                while True:
+                    q = table[slot]
+                    if q < 0:
+                        table[slot] = <int32_t>t
+                        hashes[slot] = h
+                        ids[t] = <int32_t>next_id
+                        next_id += 1
                         break
-                slot = (slot + 1) & (size - 1)
+                    if hashes[slot] == h and ln[q] == ln[t]:
+                        if q < ta:
+                            okind, odata = ka, da
+                        else:
+                            okind, odata = kb, db
+                        same = True
+                        for k in range(ln[t]):
+                            if PyUnicode_READ(kind, data, st[t] + k) != PyUnicode_READ(okind, odata, st[q] + k):
+                                same = False
+                                break
+                        if same:
+                            ids[t] = ids[q]
+                            break
+                    slot = (slot + 1) & (size - 1)
+    finally:
+        free(st)
+        free(hashes)
     return ids_arr[:ta], ids_arr[ta:]
