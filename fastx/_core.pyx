@@ -1,25 +1,28 @@
 # cython: language_level=3
 """fastx's compiled core: the flat node array and every hot loop.
 
-Each kernel lives in an include file of its own (one job each) and is
-compiled into this one extension module:
+Each kernel lives in an include file in the folder of its concern and is compiled into this
+one extension module (the `include` lines below, in dependency order):
 
-- ``_lexbor.pxi``  lexbor 3.1 struct declarations (verified at import)
-- ``_doc.pxi``     Doc: one C pass over the DOM, subtree aggregates, text output
-- ``_sanitize.pxi`` cleaned HTML output: allow-listed elements, attributes and URLs (safe to embed)
-- ``_cetd.pxi``    CETD: TD, CTD, HTD, DensitySum, threshold, Algorithm 2, smoothing
-- ``_lcs.pxi``     bit-parallel word LCS for the evaluation metrics
-- ``_layout.pxi``  layout similarity: subtree hashes, identical-node deletion, link rules
-- ``_site.pxi``    site rules: consolidated selectors matched over the Doc in one sweep
-- ``_render.pxi``  marked serialization of a page for the browser (fastx.render)
-- ``_bayes.pxi``   Naive Bayes blocks: DOM blocking, binned block features, log-space NB score
-- ``_gbt.pxi``     the default method: fused per-unit features, tree-ensemble evaluation
-- ``_guard.pxi``   hostile input: bounds lexbor's tree-builder work (depth, formatting, attributes)
-- ``_parse.pxi``   the same bounds applied to lexbor's tokens during the parse (the fast path)
-- ``_vsse.pxi``    VSSE: vvtc, tag-path pcs aggregation, SimHash/Hamming, WVC, HMM over DOM levels
-- ``_markdown.pxi`` Markdown output: CommonMark + GitHub tables over the Doc and a keep mask
-- ``_meta.pxi``    page metadata: one bounded pass over lexbor's tree collecting meta/JSON-LD/byline evidence
-- ``_sniff.pxi``   non-HTML input: control/NUL byte counts of the head of the bytes
+- ``core/_lexbor_abi.pxi``  every lexbor layout fastx reads (verified at import), ``_dom_next``
+- ``core/_doc.pxi``         Doc: one C pass over the DOM, subtree aggregates, text output, the tag
+                            and attribute name tables, ``DocView`` (the arrays' C pointers)
+- ``output/_serialize.pxi`` the one HTML serializer (cleaned HTML, browser markup, show's view)
+- ``output/_sanitize.pxi``  cleaned HTML's policy: allow-listed elements, attributes and URLs
+- ``methods/cetd/_kernels.pxi``  CETD: TD, CTD, HTD, DensitySum, threshold, Algorithm 2, smoothing
+- ``tools/_lcs.pxi``        bit-parallel word LCS for the evaluation metrics
+- ``core/_utf8.pxi``        input check: can lexbor read the bytes directly as UTF-8
+- ``methods/layout_similarity/_kernels.pxi``  subtree hashes, identical-node deletion, link rules
+- ``methods/site/_kernels.pxi``  site rules: consolidated selectors matched over the Doc in one sweep
+- ``tools/_browser.pxi``    the browser's marked serialization policy (fastx.render)
+- ``methods/bayes/_kernels.pxi``  Naive Bayes blocks: DOM blocking, binned features, log-space score
+- ``methods/default/_kernels.pxi``  the default method: fused per-unit features, tree ensembles
+- ``core/_guard.pxi``       hostile input: bounds lexbor's tree-builder work (depth, formatting, attributes)
+- ``core/_parse.pxi``       the same bounds applied to lexbor's tokens during the parse (the fast path)
+- ``methods/vsse/_kernels.pxi``  VSSE: vvtc, tag-path pcs, SimHash/Hamming, WVC, HMM over DOM levels
+- ``output/_markdown.pxi``  Markdown output: CommonMark + GitHub tables over the Doc and a keep mask
+- ``output/_meta.pxi``      page metadata evidence (the page's bytes and the Doc's arrays)
+- ``core/_sniff.pxi``       non-HTML input: control/NUL byte counts of the head of the bytes
 """
 cimport numpy as cnp
 import numpy as np
