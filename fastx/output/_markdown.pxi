@@ -202,6 +202,16 @@ cdef void _md_prefix(Md *m, bint blank) noexcept nogil:
             m.n -= 1
 
 
+cdef inline bint _md_line_open(Md *m) noexcept nogil:
+    """At the beginning of a line: the containers' prefix, then True (the line is open, nothing
+    written on it yet); else False."""
+    if not m.bol:
+        return False
+    _md_prefix(m, False)
+    m.bol = 0
+    return True
+
+
 cdef inline void _md_newline(Md *m) noexcept nogil:
     _md_ch(m, 10)
     m.bol = 1
@@ -225,9 +235,7 @@ cdef void _md_begin(Md *m) noexcept nogil:
                 _md_prefix(m, True)
                 _md_newline(m)
         m.need = 0
-    if m.bol:
-        _md_prefix(m, False)
-        m.bol = 0
+    if _md_line_open(m):
         m.lstart = 1
         m.fresh = 1
 
@@ -376,9 +384,7 @@ cdef void _md_fence_text(Md *m, const unsigned char *s, Py_ssize_t n) noexcept n
             if s[k] == 10:
                 continue
             m.fence_empty = 0
-        if m.bol:
-            _md_prefix(m, False)
-            m.bol = 0
+        _md_line_open(m)
         if s[k] == 10:
             _md_newline(m)
         else:
@@ -811,9 +817,7 @@ cdef void _md_close(Md *m) noexcept nogil:
     elif r == MR_FENCE:
         if not m.bol and not m.fresh:
             _md_newline(m)
-        if m.bol:
-            _md_prefix(m, False)
-            m.bol = 0
+        _md_line_open(m)
         for j in range(e.a):
             _md_ch(m, 96)
         m.fence = 0
@@ -1125,9 +1129,7 @@ cdef void _md_textnode(Md *m, Py_ssize_t i, const uint8_t *kind, const uint16_t 
             if not m.bol and not m.fresh:
                 _md_newline(m)
             m.fence_nl = 0
-        if m.bol:
-            _md_prefix(m, False)
-            m.bol = 0
+        if _md_line_open(m):
             m.fresh = 1
         _md_fence_text(m, s, n)
         m.last_text = i
