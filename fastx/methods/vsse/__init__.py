@@ -230,7 +230,7 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
          refine: str = "links", characteristics=None, aggregation: str = "areas",
          join: float = 0.8, container: bool = True, links: bool = False, together: float = 3.0,
          floor: float = 0.1, headings: bool = True, share: float = 0.3, extend: float = 0.4,
-         found: bool = True, prose: bool = True, blocks: bool = True):
+         found: bool = True, prose: bool = True, blocks: bool = True, headline: bool = True):
     """Keep mask of VSSE over `doc` (see the module docstring).
 
     refine: Sect. 4.4's SimHash test over the area: "links" (default: the
@@ -262,6 +262,8 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         code) carry no punctuation characteristic.
     blocks: "areas": a seed's tag path ends at its paragraph (the nearest
         block element), not at the inline element its text sits in.
+    headline: the heading (h1-h6) that repeats most of the page title is
+        content even when the areas left it out (``_core.vsse_headline``).
     """
     if not isinstance(T1, (int, float)) or not 0.0 < T1 <= 1.0:
         raise InputError(f"T1 must be in (0, 1], got {T1!r}")
@@ -299,6 +301,8 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
                                    float(extend), bool(found), bool(blocks))
     else:
         keep, _ = _core.vsse_aggregate(doc, s)
+    if headline and aggregate:
+        keep = _core.vsse_headline(doc, keep, doc.title, _headings_table())
     keep = keep & (dropped ^ 1)                                  # form controls go (Sect. 4.1)
     if refine != "none":
         # Sect. 4.4; with "links" only link text can go, and the headings are not judged

@@ -831,6 +831,60 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     return best_arr, paths_arr[best, :plen[best]].copy()
 
 
+def vsse_headline(Doc d, object keep, str title, const uint8_t[::1] heading_tags, double cover=0.4):
+    """Sect. 4.4's content semantics for the headline: returns a new keep mask with
+    the heading that repeats the page title added when the areas left it out.
+
+    Candidates are the text nodes not kept whose nearest block ancestor is a
+    heading (a tag flagged in `heading_tags`: h1-h6), whose text, ASCII case
+    folded, occurs in `title` and is at least `cover` of its length (a logo
+    or section heading repeats a word or two of the title, the headline most
+    of it).  Link text counts: a blog's headline is its permalink.  The
+    candidate nearest to the first kept text node (in document order, before
+    or after it) is taken, with every text node of its heading.  Nothing
+    happens when nothing is kept or no candidate exists."""
+    cdef Py_ssize_t n = d.n, i, first = -1, best = -1, dist, best_dist = 0, h, nh = heading_tags.shape[0]
+    cdef uint8_t[::1] out = np.array(keep, dtype=np.uint8, copy=True)
+    if out.shape[0] != n:
+        raise ValueError(f"keep has {out.shape[0]} entries, the Doc has {n} nodes")
+    cdef bytes tb = title.lower().encode("utf-8", "surrogatepass")
+    cdef const unsigned char *t = tb
+    cdef Py_ssize_t tn = len(tb)
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int32_t *tag = d.c_tag
+    cdef const int32_t *end = d.c_end
+    cdef const int64_t *off = d.c_text_off
+    cdef const int32_t *tlen = d.c_text_len
+    cdef const unsigned char *buf = d.text_buf
+    if tn == 0 or n == 0:
+        return np.asarray(out)
+    blk_arr = np.empty(n, dtype=np.int32)
+    cdef int32_t *blk = <int32_t *>cnp.PyArray_DATA(blk_arr)
+    with nogil:
+        _blk_core(n, d.c_parent, kind, d.c_flags, blk)
+        for i in range(n):
+            if kind[i] == LXB_TEXT and out[i]:
+                first = i
+                break
+        if first >= 0:
+            for i in range(n):
+                h = blk[i]
+                if kind[i] != LXB_TEXT or out[i] or h < 0 or not (0 <= tag[h] < nh and heading_tags[tag[h]]):
+                    continue
+                if tlen[i] < cover * tn or not _vsse_in_title(buf + off[i], tlen[i], t, tn):
+                    continue
+                dist = first - i if i < first else i - first
+                if best < 0 or dist < best_dist:
+                    best = i
+                    best_dist = dist
+            if best >= 0:
+                h = blk[best]
+                for i in range(h, end[h]):
+                    if kind[i] == LXB_TEXT:
+                        out[i] = 1
+    return np.asarray(out)
+
+
 # ---------------------------------------------------------------- Sect. 4.4 over an area
 
 def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint all_paragraphs=False,
