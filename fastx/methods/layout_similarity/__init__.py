@@ -148,6 +148,7 @@ AUXILIARY_TAGS = ("script", "noscript", "style", "link", "meta")
 
 _DROP_TABLE = None
 RECORD_ATTRS = 3      # step b'): a template record holds at least this many elements with attributes
+RECORD_MEMBERS = True
 RECORD_SHARE = 0.5    # step b'): records taking more of the kept text are the page's content
 
 
@@ -191,7 +192,7 @@ def hashes(doc, digits: bool = False):
 
 
 def record_keys(doc):
-    """(skel, nattr) of ``_core.record_keys`` on the preprocessed Doc (memoized): the
+    """(skel, nattr, shape) of ``_core.record_keys`` on the preprocessed Doc (memoized): the
     template-record shape keys of step b'."""
     k = doc.cache.get("layout.records")
     if k is None:
@@ -207,10 +208,11 @@ def template_records(doc, keep, ref_keys, share: float = RECORD_SHARE) -> np.nda
     attributes whose shape key (``record_keys``) equals that of an element of a
     reference (`ref_keys`: the references' keys, one array); which of them go is
     ``_core.template_records``."""
-    skel, nattr = record_keys(doc)
+    skel, nattr, shape = record_keys(doc)
     is_el = doc.kind == _core.KIND_ELEMENT
-    record = (preprocess(doc) & is_el & (nattr >= RECORD_ATTRS) & np.isin(skel, ref_keys)).astype(np.uint8)
-    return _core.template_records(doc, keep, record, float(share))
+    rich = preprocess(doc) & is_el & (nattr >= RECORD_ATTRS)
+    record = (rich + (rich & np.isin(skel, ref_keys))).astype(np.uint8)
+    return _core.template_records(doc, keep, record, shape, float(share), RECORD_MEMBERS)
 
 
 # ---------------------------------------------------------------- URL similarity (step d)

@@ -300,10 +300,11 @@ def test_record_keys_ignore_texts_values_and_repeated_children():
     a = fastx.parse('<body><div class="x"><p>one</p><a href="/1">l</a></div>'
                     '<div class="x"><p>two</p><p>three</p><a href="/2">m</a></div>'
                     '<div class="y"><p>four</p><a href="/3">n</a></div></body>')
-    skel, nattr = L.record_keys(a)
+    skel, nattr, shape = L.record_keys(a)
     divs = [i for i in range(a.n) if a.tag_name(i) == "div"]
     assert skel[divs[0]] == skel[divs[1]] != skel[divs[2]]       # a run of <p> counts once; class differs
     assert list(nattr[divs]) == [2, 2, 2]
+    assert shape[divs[0]] == shape[divs[1]] != shape[divs[2]]
 
 
 def test_template_record_list_after_the_article_is_deleted():
