@@ -324,7 +324,7 @@ cdef void _meta_raw_scan(bytes raw, dict metas, dict multi, list out):
                 or c == 115 or c == 116 or c == 120):
             continue
         j = i + 1
-        while j < n and not (_guard_cls[s[j]] & _GC_NAME_END):
+        while j < n and j - i < 10 and not (_guard_cls[s[j]] & _GC_NAME_END):     # no name here is longer
             j += 1
         nm = s + i
         m = j - i

@@ -267,7 +267,8 @@ def test_hostile_pages_stay_bounded():
     many = "".join(f"<meta name='k{i}' content='{'v' * 50}'>" for i in range(5000))
     deep = "<div class='author'>" * 3000 + "By Deep Name" + "</div>" * 3000
     hints = "".join(f"<span class='date'>{i}</span>" for i in range(20000))
-    for html in (many, deep, hints, "<script type='application/ld+json'>" + "[" * 100000 + "</script>",
+    tags = "<s" * 200000 + "<meta a" * 100000 + "<!-" * 100000     # each '<' opens a name that never ends
+    for html in (many, deep, hints, tags, "<script type='application/ld+json'>" + "[" * 100000 + "</script>",
                  "<html lang='" + "x" * 10000 + "'>", ""):
         m = meta(html)
         assert isinstance(m, Metadata)
