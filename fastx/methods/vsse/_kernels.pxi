@@ -425,15 +425,18 @@ def vvtc(Doc d, object counts=None):
 
 
 def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint links=False,
-                     bint prose=False):
+                     bint prose=False, object mute_tags=None):
     """punc_num of Formula 1 as VSSE uses it, in one sweep: `counts` (int32 over the
     Doc) with 0 for the leaves inside a tag flagged in `drop_tags` (static tag id ->
     1: the form controls Sect. 4.1's pruning removes), unless `links`, for the
     leaves inside links, and with `prose`, for the leaves whose punctuation marks
     (Doc.punct) outnumber their words: JSON, code or a row of symbols shown as
     text, whose marks are syntax, not the marks "presented for easy reading"
-    (Sect. 4.2).  Returns (counts int32, dropped uint8: 1 for the nodes inside a
-    dropped tag)."""
+    (Sect. 4.2).  `mute_tags` (uint8 over static tag ids, optional): the leaves
+    inside these tags carry no characteristic either, though their text stays
+    (the page's <footer> and <nav>: the legal notices and link lists a page
+    wraps around its content).  Returns (counts int32, dropped uint8: 1 for the
+    nodes inside a dropped tag)."""
     cdef Py_ssize_t i, p, n = d.n, ntags = drop_tags.shape[0]
     cdef const int32_t[::1] c = np.ascontiguousarray(counts, dtype=np.int32)
     cdef const int32_t *parent = d.c_parent
@@ -442,20 +445,30 @@ def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint li
     cdef const uint16_t *flags = d.c_flags
     cdef const int32_t *punct = d.c_punct
     cdef const int32_t *words = d.c_words
+    cdef const uint8_t[::1] mt = np.zeros(1, dtype=np.uint8) if mute_tags is None else \
+        np.ascontiguousarray(mute_tags, dtype=np.uint8)
+    cdef Py_ssize_t nmt = 0 if mute_tags is None else mt.shape[0]
     if c.shape[0] != n:
         raise ValueError(f"counts has {c.shape[0]} entries, the Doc has {n} nodes")
     out_arr = np.zeros(n, dtype=np.int32)
     drop_arr = np.zeros(n, dtype=np.uint8)
     cdef int32_t[::1] out = out_arr
     cdef uint8_t[::1] dropped = drop_arr
+    # muted nodes share the int32 output until their leaves are read: -1 marks a muted element
     with nogil:
         for i in range(n):
             p = parent[i]
             if (p >= 0 and dropped[p]) or (kind[i] == LXB_ELEMENT and 0 <= tag[i] < ntags and drop_tags[tag[i]]):
                 dropped[i] = 1
+            elif kind[i] == LXB_ELEMENT:
+                if (p >= 0 and out[p] < 0) or (0 <= tag[i] < nmt and mt[tag[i]]):
+                    out[i] = -1
             elif kind[i] == LXB_TEXT and (links or not (flags[i] & NF_IN_LINK)) and not (
-                    prose and punct[i] > words[i]):
+                    prose and punct[i] > words[i]) and not (p >= 0 and out[p] < 0):
                 out[i] = c[i]
+        for i in range(n):
+            if out[i] < 0:
+                out[i] = 0
     return out_arr, drop_arr
 
 
