@@ -149,6 +149,7 @@ AUXILIARY_TAGS = ("script", "noscript", "style", "link", "meta")
 _DROP_TABLE = None
 RECORD_ATTRS = 3      # step b'): a template record holds at least this many elements with attributes
 RECORD_MEMBERS = True
+RECORD_MIN_ITEMS = 1
 RECORD_SHARE = 0.5    # step b'): records taking more of the kept text are the page's content
 
 
@@ -212,7 +213,7 @@ def template_records(doc, keep, ref_keys, share: float = RECORD_SHARE) -> np.nda
     is_el = doc.kind == _core.KIND_ELEMENT
     rich = preprocess(doc) & is_el & (nattr >= RECORD_ATTRS)
     record = (rich + (rich & np.isin(skel, ref_keys))).astype(np.uint8)
-    return _core.template_records(doc, keep, record, shape, float(share), RECORD_MEMBERS)
+    return _core.template_records(doc, keep, record, shape, float(share), RECORD_MEMBERS, RECORD_MIN_ITEMS)
 
 
 # ---------------------------------------------------------------- URL similarity (step d)

@@ -496,7 +496,7 @@ def record_keys(Doc d, const uint8_t[::1] alive):
 
 
 def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
-                     const uint64_t[::1] shape, double share=0.5, bint members=True):
+                     const uint64_t[::1] shape, double share=0.5, bint members=True, int min_items=2):
     """Template record lists of layout step b' (module docstring); returns a uint8 mask (1 = delete).
 
     `record[i]`: 2 when alive element i is a template record (its
@@ -507,7 +507,7 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
     (``record_keys``: tag, attribute names, first class name) of P's first
     or last record-2 child (the same template item whose content differs in
     structure: a comment with a link in it).  P is a list
-    when it has two or more members, one at least a record-2 child, one at
+    when it has `min_items` or more members, one at least a record-2 child, one at
     least kept, and every kept child holding kept text is a member; its
     kept members go when P lies after the main text container C (neither
     holding the other).  C is the element whose child blocks hold the most
@@ -582,7 +582,7 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
         i = 0
         while i < n:
             p = parent[i]
-            if p >= 0 and member[i] and keep[i] and nrec[p] >= 1 and nmem[p] >= 2 and nkept[p] >= 1 \
+            if p >= 0 and member[i] and keep[i] and nrec[p] >= 1 and nmem[p] >= min_items and nkept[p] >= 1 \
                     and not impure[p] and ltext[p] <= share * total:
                 for b in range(i, end[i]):
                     dele[b] = 1
