@@ -168,7 +168,7 @@ cdef inline Py_ssize_t _layout_root(Doc d) noexcept:
 
 
 def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive_t,
-                     Doc r, const uint64_t[::1] full_r, const uint8_t[::1] alive_r):
+                     Doc r, const uint64_t[::1] full_r, const uint8_t[::1] alive_r, bint inline_text=True):
     """Fully identical node deletion of Sect. 2.2 b) (the paper's stack algorithm), linear time.
 
     Walks the target's body in document order (the paper's StackE); for each
@@ -180,6 +180,12 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     Without a match the walk descends into TE's children.  Text nodes are
     compared only as parts of elements (jsoup's children() are elements).
 
+    inline_text: an inline element (not block-level) whose parent holds
+    words of its own is part of that running text (a link or an emphasis
+    inside a paragraph that is not template), so it is not deleted even
+    when the reference holds an identical one (a show's name linked in the
+    text and in the navigation); False: the paper's literal deletion.
+
     Returns a uint8 mask over the target: 1 = deleted.
     """
     cdef Py_ssize_t nt = t.n, nr = r.n, i, j, k, tb, rb, size, slot, m = 0
@@ -188,10 +194,20 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     cdef const uint8_t *kind_t = t.c_kind
     cdef const uint8_t *kind_r = r.c_kind
     cdef uint64_t key
+    cdef const int32_t *parent_t = t.c_parent
+    cdef const uint16_t *flags_t = t.c_flags
+    cdef const int32_t *words_t = t.c_words
     out = np.zeros(nt, dtype=np.uint8)
     cdef uint8_t[::1] deleted = out
     if nt == 0 or nr == 0:
         return out
+    prose_arr = np.zeros(nt, dtype=np.uint8)
+    cdef uint8_t[::1] prose = prose_arr
+    if inline_text:
+        with nogil:
+            for i in range(nt):
+                if alive_t[i] and kind_t[i] == LXB_TEXT and words_t[i] > 0 and parent_t[i] >= 0:
+                    prose[parent_t[i]] = 1
     tb = _layout_root(t)
     rb = _layout_root(r)
     for j in range(rb + 1, end_r[rb]):
@@ -228,8 +244,8 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
             if not alive_t[i]:
                 i = end_t[i]              # a dead or empty node's subtree is dead or empty too
                 continue
-            if kind_t[i] != LXB_ELEMENT:
-                i += 1
+            if kind_t[i] != LXB_ELEMENT or (prose[parent_t[i]] and not flags_t[i] & NF_BLOCK):
+                i += 1                    # a text, or an inline element of running text
                 continue
             key = full_t[i]
             slot = <Py_ssize_t>(key & <uint64_t>(size - 1))
