@@ -360,3 +360,13 @@ def test_an_inline_link_of_running_text_is_not_template():
     assert literal[running] and not literal[side]       # the paper's literal reading: the first match
     out = fastx.extract(tgt, method="layout", reference=ref, link_rules=False).text
     assert "On Sunday Up with Chris asked the mayor" in out.replace("\n", " ")
+
+
+def test_a_list_repeated_in_the_page_only_is_a_template_list_too():
+    # the reference has no comments at all; the target's three comments share one shape (RECORD_SELF)
+    ref = page("Other story", "<p>Something else happened somewhere else entirely today, said many.</p>")
+    r = fastx.extract(TARGET, method="layout", reference=ref)
+    assert "council met on Tuesday" in r.text and "roads matter" not in r.text
+    two = commented("Budget talks", ARTICLE, [("ann", "I think the roads matter most of all here."),
+                                              ("bob", "The parks were ignored again, as always.")])
+    assert "roads matter" in fastx.extract(two, method="layout", reference=ref).text
