@@ -473,6 +473,15 @@ _ZH_NAME = r"(?:[\u4e00-\u9fff·]{2,4}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9fff\w
 # "作者：张三", "记者 张三 李四", "（记者 张三）", "文/张三", "撰文|张三"; editors (责任编辑) are not authors
 _ZH_AUTHOR = re.compile(rf"(?:(?:作者|記者|记者|撰文|撰稿|采写)\s*[:：]\s*|(?:作者|记者|記者)\s+|[（(]\s*(?:记者|記者)\s*|"
                         rf"(?:^|(?<=[\s(（【\[|丨]))文\s*[/／|丨]\s*)({_ZH_NAME}(?:[\s、，,]+{_ZH_NAME}){{0,3}})")
+
+def _zh_author(t: str):
+    """_ZH_AUTHOR's match in `t`, or None: every form holds 者, 撰, 采 or 文, so a text without
+    them is not searched (the pattern costs tens of microseconds on a line of Latin text)."""
+    if "者" in t or "文" in t or "撰" in t or "采" in t:
+        return _ZH_AUTHOR.search(t)
+    return None
+
+
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _ZH_NOT_NAME = {"未知", "佚名", "匿名", "不详", "网友", "原标题", "本站", "小编", "admin", "name", "author", "unknown",
                 "责任编辑", "編輯", "编辑", "记者", "通讯员", "全部", "整合", "综合", "原创", "本站原创", "转载",
@@ -1035,7 +1044,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
             if not txt or len(txt) > 160:
                 continue
             if _CJK.search(txt):
-                m = _ZH_AUTHOR.search(txt)
+                m = _zh_author(txt)
                 if m:
                     names = _zh_names(m)
                 elif ":" in txt or "：" in txt:
@@ -1050,7 +1059,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
         for t in (_clean(raw), _clean(extra)):
             if not t:
                 continue
-            m = _ZH_AUTHOR.search(t)
+            m = _zh_author(t)
             if m:
                 names = _zh_names(m)
                 if names:

@@ -145,7 +145,7 @@ class DefaultModel:
         """The columns the last stage reads: FEATURE_NAMES, then CONTEXT_FEATURE_NAMES when staged."""
         return tuple(_core.FEATURE_NAMES) + (() if self.first is None else tuple(_core.CONTEXT_FEATURE_NAMES))
 
-    def first_log_odds(self, X) -> np.ndarray:
+    def first_log_odds(self, X) -> "np.ndarray | None":
         """The first stage's log-odds per unit (row of X); None for a one-stage model."""
         return None if self._first is None else _core.gbt_predict(self._first, X)
 

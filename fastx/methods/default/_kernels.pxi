@@ -1159,7 +1159,8 @@ cdef tuple _gbt_features(Doc d):
                 while q > <size_t>dv.text_off[i] + 1 and (dv.text_buf[q - 1] & 0xC0) == 0x80:
                     q -= 1
                 q -= 1 if q > <size_t>dv.text_off[i] else 0
-                last_cp = <int>_utf8_next(dv.text_buf, dv.text_off[i] + dv.text_len[i], &q) if dv.text_len[i] > 0 else 0
+                last_cp = (<int>_utf8_next(dv.text_buf, dv.text_off[i] + dv.text_len[i], &q)
+                           if dv.text_len[i] > 0 else 0)
                 acc[12 * u + 6] = 1.0 if _gbt_sentence_end(last_cp) else 0.0
                 # title / description token overlap (the unit's first tokens)
                 if acc[12 * u + 7] < _GBT_SCAN_MAX and (tset.tcount > 0 or tset.dcount > 0):

@@ -148,6 +148,9 @@ AUXILIARY_TAGS = ("script", "noscript", "style", "link", "meta")
 
 _DROP_TABLE = None
 RECORD_ATTRS = 3      # step b'): a template record holds at least this many elements with attributes
+RECORD_MEMBERS = True  # step b'): items of a record's shape (tag, attribute names, first class) are members
+RECORD_MIN_ITEMS = 1  # step b'): a list of one template record goes too
+RECORD_SELF = 3       # step b'): a shape this many times in the page is a template record too
 RECORD_SHARE = 0.5    # step b'): records taking more of the kept text are the page's content
 
 
@@ -191,7 +194,7 @@ def hashes(doc, digits: bool = False):
 
 
 def record_keys(doc):
-    """(skel, nattr) of ``_core.record_keys`` on the preprocessed Doc (memoized): the
+    """(skel, nattr, shape) of ``_core.record_keys`` on the preprocessed Doc (memoized): the
     template-record shape keys of step b'."""
     k = doc.cache.get("layout.records")
     if k is None:
@@ -205,12 +208,18 @@ def template_records(doc, keep, ref_keys, share: float = RECORD_SHARE) -> np.nda
 
     A record is an alive element holding at least RECORD_ATTRS elements with
     attributes whose shape key (``record_keys``) equals that of an element of a
-    reference (`ref_keys`: the references' keys, one array); which of them go is
-    ``_core.template_records``."""
-    skel, nattr = record_keys(doc)
+    reference (`ref_keys`: the references' keys, one array) or of RECORD_SELF
+    such elements of the page itself (a comment thread that no reference has);
+    which of them go is ``_core.template_records``."""
+    skel, nattr, shape = record_keys(doc)
     is_el = doc.kind == _core.KIND_ELEMENT
-    record = (preprocess(doc) & is_el & (nattr >= RECORD_ATTRS) & np.isin(skel, ref_keys)).astype(np.uint8)
-    return _core.template_records(doc, keep, record, float(share))
+    rich = preprocess(doc) & is_el & (nattr >= RECORD_ATTRS)
+    match = np.isin(skel, ref_keys)
+    if RECORD_SELF:
+        vals, counts = np.unique(skel[rich.astype(bool)], return_counts=True)
+        match |= np.isin(skel, vals[counts >= RECORD_SELF])
+    record = (rich + (rich & match)).astype(np.uint8)
+    return _core.template_records(doc, keep, record, shape, float(share), RECORD_MEMBERS, RECORD_MIN_ITEMS)
 
 
 # ---------------------------------------------------------------- URL similarity (step d)

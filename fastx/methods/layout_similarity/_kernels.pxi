@@ -160,7 +160,7 @@ cdef inline Py_ssize_t _layout_root(Doc d) noexcept:
 
 
 def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive_t,
-                     Doc r, const uint64_t[::1] full_r, const uint8_t[::1] alive_r):
+                     Doc r, const uint64_t[::1] full_r, const uint8_t[::1] alive_r, bint inline_text=True):
     """Fully identical node deletion of Sect. 2.2 b) (the paper's stack algorithm), linear time.
 
     Walks the target's body in document order (the paper's StackE); for each
@@ -172,6 +172,12 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     Without a match the walk descends into TE's children.  Text nodes are
     compared only as parts of elements (jsoup's children() are elements).
 
+    inline_text: an inline element (not block-level) whose parent holds
+    words of its own is part of that running text (a link or an emphasis
+    inside a paragraph that is not template), so it is not deleted even
+    when the reference holds an identical one (a show's name linked in the
+    text and in the navigation); False: the paper's literal deletion.
+
     Returns a uint8 mask over the target: 1 = deleted.
     """
     cdef Py_ssize_t nt = t.n, nr = r.n, i, j, k, tb, rb, size, slot, m = 0
@@ -182,6 +188,13 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     cdef uint8_t[::1] deleted = out
     if nt == 0 or nr == 0:
         return out
+    prose_arr = np.zeros(nt, dtype=np.uint8)
+    cdef uint8_t[::1] prose = prose_arr
+    if inline_text:
+        with nogil:
+            for i in range(nt):
+                if alive_t[i] and tv.kind[i] == LXB_TEXT and tv.words[i] > 0 and tv.parent[i] >= 0:
+                    prose[tv.parent[i]] = 1
     tb = _layout_root(t)
     rb = _layout_root(r)
     for j in range(rb + 1, rv.end[rb]):
@@ -218,8 +231,8 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
             if not alive_t[i]:
                 i = tv.end[i]              # a dead or empty node's subtree is dead or empty too
                 continue
-            if tv.kind[i] != LXB_ELEMENT:
-                i += 1
+            if tv.kind[i] != LXB_ELEMENT or (prose[tv.parent[i]] and not tv.flags[i] & NF_BLOCK):
+                i += 1                    # a text, or an inline element of running text
                 continue
             key = full_t[i]
             slot = <Py_ssize_t>(key & <uint64_t>(size - 1))
@@ -405,28 +418,33 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
 def record_keys(Doc d, const uint8_t[::1] alive):
     """Shape keys of the template records (layout step b', see the module docstring).
 
-    Returns (skel, nattr): skel[i], for an alive element, hashes its tag, its
+    Returns (skel, nattr, shape): skel[i], for an alive element, hashes its tag, its
     attribute names (order ignored), its class value (runs of digits as one
     digit) and the ordered skel keys of its alive element children, a run of
     consecutive equal children counting once; texts and other attribute
     values are left out, so two records of one template (a comment, a related
     story) filled with different data, one or several paragraphs, have equal
-    keys.  nattr[i]: the alive elements with attributes in i's subtree.  One
-    reverse sweep, as ``subtree_hashes``.
+    keys.  nattr[i]: the alive elements with attributes in i's subtree;
+    shape[i]: tag, attribute names and the first class name (the item's
+    kind without its modifiers: "comment" of "comment listFirst").
+    One reverse sweep, as ``subtree_hashes``.
     """
     cdef Py_ssize_t i, p, n = d.n
     cdef DocView dv = _doc_view(d)
     cdef fx_attr *a
     cdef const unsigned char *s
     cdef size_t ln
-    cdef uint64_t names, cls, sh
+    cdef uint64_t names, cls, cls1, sh
+    cdef size_t k0, k1
     cdef int32_t na
     skel_arr = np.zeros(n, dtype=np.uint64)
+    shape_arr = np.zeros(n, dtype=np.uint64)
     nattr_arr = np.zeros(n, dtype=np.int32)
     acc_arr = np.zeros(n, dtype=np.uint64)
     last_arr = np.zeros(n, dtype=np.uint64)
     cnt_arr = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] skel = skel_arr
+    cdef uint64_t[::1] shape = shape_arr
     cdef int32_t[::1] nattr = nattr_arr
     cdef uint64_t[::1] acc = acc_arr
     cdef uint64_t[::1] last = last_arr
@@ -437,6 +455,7 @@ def record_keys(Doc d, const uint8_t[::1] alive):
                 continue
             names = 0
             cls = 0
+            cls1 = 0
             na = 0
             a = (<fx_element *><uintptr_t>dv.ptr[i]).first_attr
             while a != NULL:
@@ -446,9 +465,17 @@ def record_keys(Doc d, const uint8_t[::1] alive):
                     if ln == 5 and s[0] == b'c' and s[1] == b'l' and s[2] == b'a' and s[3] == b's' and s[4] == b's' \
                             and a.value != NULL and a.value.data != NULL:
                         cls = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, a.value.data, a.value.length)
+                        k0 = 0
+                        while k0 < a.value.length and a.value.data[k0] <= 32:
+                            k0 += 1
+                        k1 = k0
+                        while k1 < a.value.length and a.value.data[k1] > 32:
+                            k1 += 1
+                        cls1 = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, a.value.data + k0, k1 - k0)
                 na = 1
                 a = a.next
             sh = _layout_mix(_layout_mix(<uint64_t>dv.tag[i] + 1, names), cls)
+            shape[i] = _layout_mix(_layout_mix(<uint64_t>dv.tag[i] + 1, names), cls1)
             skel[i] = _layout_mix(_layout_mix(sh, acc[i]), cnt[i])
             nattr[i] += na
             p = dv.parent[i]
@@ -459,22 +486,29 @@ def record_keys(Doc d, const uint8_t[::1] alive):
                 last[p] = skel[i]
                 acc[p] = acc[p] * _LAYOUT_ORDER + skel[i]
                 cnt[p] += 1
-    return skel_arr, nattr_arr
+    return skel_arr, nattr_arr, shape_arr
 
 
-def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record, double share=0.5):
+def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
+                     const uint64_t[::1] shape, double share=0.5, bint members=True, int min_items=2):
     """Template record lists of layout step b' (module docstring); returns a uint8 mask (1 = delete).
 
-    `record[i]`: alive element i is a template record (its ``record_keys``
-    skel equals a reference element's and at least three elements of it
-    carry attributes).  A list is an element P with two or more record
-    children, at least one of them kept, and whose every kept child holding
-    kept text is a record; its kept records go when P lies after the main
-    text container C and neither holds the other.  C is the element whose
-    child blocks hold the most kept text outside any list (the parent of the
-    block ancestor of each kept text node is credited).  Nothing goes when
-    the lists would take more than `share` of the kept text (the page is
-    then a list of records: a forum thread, a product grid).
+    `record[i]`: 2 when alive element i is a template record (its
+    ``record_keys`` skel equals a reference element's, and at least three
+    elements of it carry attributes), 1 when it only has the three such
+    elements, 0 otherwise.  The members of an element P are its children
+    with record 2 and, with `members`, those with record 1 and the `shape`
+    (``record_keys``: tag, attribute names, first class name) of P's first
+    or last record-2 child (the same template item whose content differs in
+    structure: a comment with a link in it).  P is a list
+    when it has `min_items` or more members, one at least a record-2 child, one at
+    least kept, and every kept child holding kept text is a member; its
+    kept members go when P lies after the main text container C (neither
+    holding the other).  C is the element whose child blocks hold the most
+    kept text outside any list (the parent of the block ancestor of each
+    kept text node is credited).  Nothing goes when the lists would take
+    more than `share` of the kept text (the page is then a list of records:
+    a forum thread, a product grid).
     """
     cdef Py_ssize_t i, p, b, c = -1, n = d.n
     cdef DocView dv = _doc_view(d)
@@ -487,16 +521,26 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record, 
     cdef const int32_t[::1] blk = blk_arr
     kt_arr = np.zeros(n, dtype=np.int64)
     nrec_arr = np.zeros(n, dtype=np.int32)
+    nmem_arr = np.zeros(n, dtype=np.int32)
     nkept_arr = np.zeros(n, dtype=np.int32)
+    first_arr = np.zeros(n, dtype=np.uint64)
+    last_arr = np.zeros(n, dtype=np.uint64)
     impure_arr = np.zeros(n, dtype=np.uint8)
+    member_arr = np.zeros(n, dtype=np.uint8)
     credit_arr = np.zeros(n, dtype=np.int64)
+    ltext_arr = np.zeros(n, dtype=np.int64)
     cdef int64_t[::1] kt = kt_arr
+    cdef int64_t[::1] ltext = ltext_arr
     cdef int32_t[::1] nrec = nrec_arr
+    cdef int32_t[::1] nmem = nmem_arr
     cdef int32_t[::1] nkept = nkept_arr
+    cdef uint64_t[::1] first = first_arr
+    cdef uint64_t[::1] last = last_arr
     cdef uint8_t[::1] impure = impure_arr
+    cdef uint8_t[::1] member = member_arr
     cdef int64_t[::1] credit = credit_arr
     with nogil:
-        # kept text of every subtree; record children and impurity of every parent
+        # kept text of every subtree; the shapes of each parent's first and last record-2 children
         for i in range(n - 1, -1, -1):
             if keep[i] and dv.kind[i] == LXB_TEXT:
                 kt[i] += dv.chars[i]
@@ -505,17 +549,31 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record, 
             if p < 0:
                 continue
             kt[p] += kt[i]
-            if record[i]:
+            if record[i] == 2:
+                if nrec[p] == 0:
+                    last[p] = shape[i]
+                first[p] = shape[i]       # reverse order: the first child in the end
                 nrec[p] += 1
+        # members, kept members and impurity of every parent
+        for i in range(n):
+            p = dv.parent[i]
+            if p < 0:
+                continue
+            if record[i] == 2 or (members and record[i] == 1 and nrec[p] > 0
+                                  and (shape[i] == first[p] or shape[i] == last[p])):
+                member[i] = 1
+                nmem[p] += 1
                 if keep[i]:
                     nkept[p] += 1
+                    ltext[p] += kt[i]
             elif keep[i] and kt[i] > 0:
                 impure[p] = 1
-        # the lists' kept records (marked; a record inside another list's record goes with it)
+        # the lists' kept members (marked; a list inside another list's member goes with it)
         i = 0
         while i < n:
             p = dv.parent[i]
-            if p >= 0 and record[i] and keep[i] and nrec[p] >= 2 and nkept[p] >= 1 and not impure[p]:
+            if p >= 0 and member[i] and keep[i] and nrec[p] >= 1 and nmem[p] >= min_items and nkept[p] >= 1 \
+                    and not impure[p] and ltext[p] <= share * total:
                 for b in range(i, dv.end[i]):
                     dele[b] = 1
                 i = dv.end[i]

@@ -300,10 +300,11 @@ def test_record_keys_ignore_texts_values_and_repeated_children():
     a = fastx.parse('<body><div class="x"><p>one</p><a href="/1">l</a></div>'
                     '<div class="x"><p>two</p><p>three</p><a href="/2">m</a></div>'
                     '<div class="y"><p>four</p><a href="/3">n</a></div></body>')
-    skel, nattr = L.record_keys(a)
+    skel, nattr, shape = L.record_keys(a)
     divs = [i for i in range(a.n) if a.tag_name(i) == "div"]
     assert skel[divs[0]] == skel[divs[1]] != skel[divs[2]]       # a run of <p> counts once; class differs
     assert list(nattr[divs]) == [2, 2, 2]
+    assert shape[divs[0]] == shape[divs[1]] != shape[divs[2]]
 
 
 def test_template_record_list_after_the_article_is_deleted():
@@ -342,3 +343,30 @@ def test_records_inside_or_before_the_main_text_stay():
 def test_no_reference_no_template_records():
     r = fastx.extract(TARGET, method="layout")
     assert "roads matter" in r.text
+
+
+def test_an_inline_link_of_running_text_is_not_template():
+    # the reference links "Up with Chris" in its navigation; the target names the show in a sentence
+    ref = ('<html><body><div class="nav"><a href="/up">Up with Chris</a></div>'
+           '<p>Some other story with other words about a different topic.</p></body></html>')
+    tgt = ('<html><body><p>On Sunday <a href="/up">Up with Chris</a> asked the mayor about the roads.</p>'
+           '<div class="side"><a href="/up">Up with Chris</a></div></body></html>')
+    t, r = fastx.parse(tgt), fastx.parse(ref)
+    args = (t, L.hashes(t)[0], L.preprocess(t), r, L.hashes(r)[0], L.preprocess(r))
+    running, side = [i for i in range(t.n) if t.tag_name(i) == "a"]
+    deleted = _core.delete_identical(*args)
+    assert not deleted[running] and deleted[side]       # the side link takes the reference's one
+    literal = _core.delete_identical(*args, inline_text=False)
+    assert literal[running] and not literal[side]       # the paper's literal reading: the first match
+    out = fastx.extract(tgt, method="layout", reference=ref, link_rules=False).text
+    assert "On Sunday Up with Chris asked the mayor" in out.replace("\n", " ")
+
+
+def test_a_list_repeated_in_the_page_only_is_a_template_list_too():
+    # the reference has no comments at all; the target's three comments share one shape (RECORD_SELF)
+    ref = page("Other story", "<p>Something else happened somewhere else entirely today, said many.</p>")
+    r = fastx.extract(TARGET, method="layout", reference=ref)
+    assert "council met on Tuesday" in r.text and "roads matter" not in r.text
+    two = commented("Budget talks", ARTICLE, [("ann", "I think the roads matter most of all here."),
+                                              ("bob", "The parks were ignored again, as always.")])
+    assert "roads matter" in fastx.extract(two, method="layout", reference=ref).text
