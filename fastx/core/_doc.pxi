@@ -663,6 +663,34 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
 
 # ---------------------------------------------------------------- Doc
 
+# The Doc's arrays seen from a kernel: one C pointer per array, named as the Doc's attribute, and
+# the text buffer's bytes.  The Doc holds it (`d.view`, set by _fill); every kernel takes it in one
+# line, `cdef DocView dv = d.view`, and reads `dv.parent[i]`, `dv.text_buf + dv.text_off[i]` ...
+# (a local struct: the C compiler keeps its fields in registers as it kept separate pointers).
+# Read-only: only _fill writes the arrays.
+ctypedef struct DocView:
+    const int64_t *text_off
+    const uint64_t *ptr
+    const int32_t *parent
+    const int32_t *end
+    const int32_t *depth
+    const int32_t *tag
+    const int32_t *text_len
+    const int32_t *chars
+    const int32_t *punct
+    const int32_t *words
+    const int32_t *tags
+    const int32_t *link_chars
+    const int32_t *link_tags
+    const int32_t *p_count
+    const int32_t *leaves
+    const int32_t *text_nodes
+    const int32_t *own_chars
+    const uint16_t *flags
+    const uint8_t *kind
+    const unsigned char *text_buf
+
+
 cdef class Doc:
     """A parsed page as flat arrays in preorder (elements and non-empty text nodes).
 
@@ -681,30 +709,12 @@ cdef class Doc:
     """
     cdef public object parser
     cdef readonly Py_ssize_t n
-    # every array lives in one buffer (_mem); kernels read the C pointers below, Python reads
+    # every array lives in one buffer (_mem); kernels read the C pointers of `view`, Python reads
     # NumPy views made on first access (building 19 array objects per page cost more than a
     # small page's whole extraction when caches are cold)
     cdef object _mem
     cdef list _views
-    cdef int64_t *c_text_off
-    cdef uint64_t *c_ptr
-    cdef int32_t *c_parent
-    cdef int32_t *c_end
-    cdef int32_t *c_depth
-    cdef int32_t *c_tag
-    cdef int32_t *c_text_len
-    cdef int32_t *c_chars
-    cdef int32_t *c_punct
-    cdef int32_t *c_words
-    cdef int32_t *c_tags
-    cdef int32_t *c_link_chars
-    cdef int32_t *c_link_tags
-    cdef int32_t *c_p_count
-    cdef int32_t *c_leaves
-    cdef int32_t *c_text_nodes
-    cdef int32_t *c_own_chars
-    cdef uint16_t *c_flags
-    cdef uint8_t *c_kind
+    cdef DocView view           # the arrays' C pointers and the text buffer (set by _fill)
     cdef readonly bytes text_buf
     cdef readonly str title, description
     cdef readonly Py_ssize_t body
@@ -869,59 +879,6 @@ cdef class Doc:
         return _serialize(self, keep, SER_CLEAN).decode("utf-8", "replace")
 
 
-# The Doc's arrays seen from a kernel: one C pointer per array, named as the Doc's attribute.
-# Every kernel takes them in one line, `cdef DocView dv = _doc_view(d)`, and reads `dv.parent[i]`,
-# `dv.text_buf + dv.text_off[i]` ... (a local struct: the C compiler keeps its fields in registers
-# as it kept the separate pointers).  Read-only: only _fill writes the arrays.
-ctypedef struct DocView:
-    const int64_t *text_off
-    const uint64_t *ptr
-    const int32_t *parent
-    const int32_t *end
-    const int32_t *depth
-    const int32_t *tag
-    const int32_t *text_len
-    const int32_t *chars
-    const int32_t *punct
-    const int32_t *words
-    const int32_t *tags
-    const int32_t *link_chars
-    const int32_t *link_tags
-    const int32_t *p_count
-    const int32_t *leaves
-    const int32_t *text_nodes
-    const int32_t *own_chars
-    const uint16_t *flags
-    const uint8_t *kind
-    const unsigned char *text_buf
-
-
-cdef inline DocView _doc_view(Doc d) noexcept:
-    """The DocView of `d` (its arrays' C pointers and the text buffer's bytes)."""
-    cdef DocView v
-    v.text_off = d.c_text_off
-    v.ptr = d.c_ptr
-    v.parent = d.c_parent
-    v.end = d.c_end
-    v.depth = d.c_depth
-    v.tag = d.c_tag
-    v.text_len = d.c_text_len
-    v.chars = d.c_chars
-    v.punct = d.c_punct
-    v.words = d.c_words
-    v.tags = d.c_tags
-    v.link_chars = d.c_link_chars
-    v.link_tags = d.c_link_tags
-    v.p_count = d.c_p_count
-    v.leaves = d.c_leaves
-    v.text_nodes = d.c_text_nodes
-    v.own_chars = d.c_own_chars
-    v.flags = d.c_flags
-    v.kind = d.c_kind
-    v.text_buf = <const unsigned char *>PyBytes_AS_STRING(d.text_buf) if d.text_buf is not None else NULL
-    return v
-
-
 cdef str _fx_str(fx_str *v):
     if v == NULL or v.data == NULL:
         return ""
@@ -976,9 +933,9 @@ def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript
     as a Discourse forum's crawler view, is read as they show it."""
     cdef Doc d = _build_doc(parser, title_fallback, url, keep_noscript)
     cdef Doc full
-    if not keep_noscript and d.body >= 0 and d.c_chars[d.body] < _NOSCRIPT_ONLY_CHARS:
+    if not keep_noscript and d.body >= 0 and d.view.chars[d.body] < _NOSCRIPT_ONLY_CHARS:
         full = _build_doc(parser, title_fallback, url, True)
-        if full.body >= 0 and full.c_chars[full.body] >= 2 * _NOSCRIPT_ONLY_CHARS:
+        if full.body >= 0 and full.view.chars[full.body] >= 2 * _NOSCRIPT_ONLY_CHARS:
             return full
     return d
 
@@ -1026,6 +983,7 @@ cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript):
         d.n = n
         _fill(&b, d)
         d.text_buf = b.buf[:b.blen] if b.blen else b""
+        d.view.text_buf = <const unsigned char *>PyBytes_AS_STRING(d.text_buf)
     finally:
         free(b.recs)
         free(b.buf)
@@ -1060,44 +1018,44 @@ cdef void _fill(Builder *b, Doc d):
     cdef Py_ssize_t i, p, n = b.n
     d._mem = np.empty(max(n, 1) * _DOC_NODE_BYTES, dtype=np.uint8)
     cdef uint8_t *base = <uint8_t *>cnp.PyArray_DATA(d._mem)
-    d.c_text_off = <int64_t *>base
-    d.c_ptr = <uint64_t *>(base + 8 * n)
-    d.c_parent = <int32_t *>(base + 16 * n)
-    d.c_end = d.c_parent + n
-    d.c_depth = d.c_parent + 2 * n
-    d.c_tag = d.c_parent + 3 * n
-    d.c_text_len = d.c_parent + 4 * n
-    d.c_chars = d.c_parent + 5 * n
-    d.c_punct = d.c_parent + 6 * n
-    d.c_words = d.c_parent + 7 * n
-    d.c_tags = d.c_parent + 8 * n
-    d.c_link_chars = d.c_parent + 9 * n
-    d.c_link_tags = d.c_parent + 10 * n
-    d.c_p_count = d.c_parent + 11 * n
-    d.c_leaves = d.c_parent + 12 * n
-    d.c_text_nodes = d.c_parent + 13 * n
-    d.c_own_chars = d.c_parent + 14 * n
-    d.c_flags = <uint16_t *>(base + 76 * n)
-    d.c_kind = base + 78 * n
-    cdef int32_t *parent = d.c_parent
-    cdef int32_t *end = d.c_end
-    cdef int32_t *depth = d.c_depth
-    cdef int32_t *tag = d.c_tag
-    cdef int32_t *text_len = d.c_text_len
-    cdef int32_t *chars = d.c_chars
-    cdef int32_t *punct = d.c_punct
-    cdef int32_t *words = d.c_words
-    cdef int32_t *tags = d.c_tags
-    cdef int32_t *lc = d.c_link_chars
-    cdef int32_t *lt = d.c_link_tags
-    cdef int32_t *pc = d.c_p_count
-    cdef int32_t *leaves = d.c_leaves
-    cdef int32_t *tn = d.c_text_nodes
-    cdef int32_t *own = d.c_own_chars
-    cdef uint8_t *kind = d.c_kind
-    cdef uint16_t *flags = d.c_flags
-    cdef int64_t *text_off = d.c_text_off
-    cdef uint64_t *ptr = d.c_ptr
+    d.view.text_off = <int64_t *>base
+    d.view.ptr = <uint64_t *>(base + 8 * n)
+    d.view.parent = <int32_t *>(base + 16 * n)
+    d.view.end = d.view.parent + n
+    d.view.depth = d.view.parent + 2 * n
+    d.view.tag = d.view.parent + 3 * n
+    d.view.text_len = d.view.parent + 4 * n
+    d.view.chars = d.view.parent + 5 * n
+    d.view.punct = d.view.parent + 6 * n
+    d.view.words = d.view.parent + 7 * n
+    d.view.tags = d.view.parent + 8 * n
+    d.view.link_chars = d.view.parent + 9 * n
+    d.view.link_tags = d.view.parent + 10 * n
+    d.view.p_count = d.view.parent + 11 * n
+    d.view.leaves = d.view.parent + 12 * n
+    d.view.text_nodes = d.view.parent + 13 * n
+    d.view.own_chars = d.view.parent + 14 * n
+    d.view.flags = <uint16_t *>(base + 76 * n)
+    d.view.kind = base + 78 * n
+    cdef int32_t *parent = <int32_t *>d.view.parent
+    cdef int32_t *end = <int32_t *>d.view.end
+    cdef int32_t *depth = <int32_t *>d.view.depth
+    cdef int32_t *tag = <int32_t *>d.view.tag
+    cdef int32_t *text_len = <int32_t *>d.view.text_len
+    cdef int32_t *chars = <int32_t *>d.view.chars
+    cdef int32_t *punct = <int32_t *>d.view.punct
+    cdef int32_t *words = <int32_t *>d.view.words
+    cdef int32_t *tags = <int32_t *>d.view.tags
+    cdef int32_t *lc = <int32_t *>d.view.link_chars
+    cdef int32_t *lt = <int32_t *>d.view.link_tags
+    cdef int32_t *pc = <int32_t *>d.view.p_count
+    cdef int32_t *leaves = <int32_t *>d.view.leaves
+    cdef int32_t *tn = <int32_t *>d.view.text_nodes
+    cdef int32_t *own = <int32_t *>d.view.own_chars
+    cdef uint8_t *kind = <uint8_t *>d.view.kind
+    cdef uint16_t *flags = <uint16_t *>d.view.flags
+    cdef int64_t *text_off = <int64_t *>d.view.text_off
+    cdef uint64_t *ptr = <uint64_t *>d.view.ptr
     cdef uint8_t *has_elem_child
     cdef Rec *r
     has_elem_child = <uint8_t *>malloc(n + 1)
@@ -1192,7 +1150,7 @@ cdef str _render_text(Doc d, const uint8_t[::1] keep):
     cdef Py_ssize_t n = d.n, i, last = -1, o = 0, total = 0
     if keep.shape[0] != n:
         raise ValueError(f"keep mask has {keep.shape[0]} entries, the Doc has {n} nodes")
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef int32_t *blk
     cdef int32_t *bcount
     cdef int32_t *cell

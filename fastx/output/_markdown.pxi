@@ -1195,7 +1195,7 @@ def render_markdown(Doc d, keep, bint links=True, bint images=True, str base=Non
         raise MemoryError()
     cdef uint8_t *emit = scratch
     cdef uint8_t *hb = scratch + n + 1
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef int r
     memset(&m, 0, sizeof(Md))
     m.bol = 1

@@ -154,7 +154,7 @@ cdef str _meta_doc_text(Doc d, Py_ssize_t i, size_t limit):
     byline's name, then its role).  The Doc holds no script, style, template or hidden text."""
     cdef unsigned char buf[_META_TEXT_MAX + 8]
     cdef size_t k = 0, take
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef Py_ssize_t j = i, end = dv.end[i]
     cdef int visits = 0
     if limit > _META_TEXT_MAX:
@@ -338,7 +338,7 @@ def meta_scan(Doc doc):
     if root_node is not None:
         _meta_tag_walk(<fx_node *><uintptr_t>root_node.mem_id, metas, multi, out)
     cdef Py_ssize_t n = doc.n, i, start = doc.body if doc.body >= 0 else 0, up
-    cdef DocView docv = _doc_view(doc)
+    cdef DocView docv = doc.view
     cdef fx_node *node
     cdef fx_attr *a
     cdef int32_t tag

@@ -258,7 +258,7 @@ cdef bytes _serialize(Doc d, const uint8_t[::1] keep, int policy, object marks=N
     w.b.data = NULL
     w.b.n = w.b.cap = 0
     w.b.oom = 0
-    w.dv = _doc_view(d)
+    w.dv = d.view
     w.policy = policy
     w.nojs = not scripts
     w.j = 0

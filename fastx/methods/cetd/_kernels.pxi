@@ -27,7 +27,7 @@ def text_density(Doc d):
     out = np.empty(d.n, dtype=np.float64)
     cdef double *td = _f64(out)
     with nogil:
-        _td_core(d.n, d.c_chars, d.c_tags, td)
+        _td_core(d.n, d.view.chars, d.view.tags, td)
     return out
 
 
@@ -54,7 +54,7 @@ def composite_text_density(Doc d, object hybrid_chars=None):
     replaced by HC_i and HC_b, and T_i = 0 becomes HC_i / C_i."""
     cdef Py_ssize_t i, n = d.n
     cdef Py_ssize_t b = d.body if d.body >= 0 else 0
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef const double[::1] HC
     cdef bint hybrid = hybrid_chars is not None
     out = np.zeros(n, dtype=np.float64)
@@ -111,7 +111,7 @@ def hybrid_chars(Doc d, object positions):
     if pos.ndim != 2 or pos.shape[0] != n or pos.shape[1] < 2:
         raise ValueError(f"positions must have shape ({n}, 2): one [x1, x2] per Doc node")
     cdef const double[:, ::1] P = pos
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef double best = -1.0, xl1 = 0.0, xl2 = 0.0, w, x1, x2, mu, sigma
     hc_arr = np.zeros(n, dtype=np.float64)
     cdef double[::1] hc = hc_arr
@@ -151,7 +151,7 @@ def density_sum(Doc d, object density):
     cdef const double *tdp = _f64(td)
     cdef double *ds = _f64(out)
     with nogil:
-        _dsum_core(d.n, d.c_parent, tdp, ds)
+        _dsum_core(d.n, d.view.parent, tdp, ds)
     return out
 
 
@@ -184,7 +184,7 @@ def densitysum_threshold(Doc d, object density, object dsum):
     cdef double thr = 0.0
     if d.n == 0:
         return -1, 0.0
-    g = _dsthr_core(_root(d), d.c_end, d.c_parent, _f64(td), _f64(ds), &thr)
+    g = _dsthr_core(_root(d), d.view.end, d.view.parent, _f64(td), _f64(ds), &thr)
     return g, thr
 
 
@@ -228,8 +228,8 @@ def densitysum_extract(Doc d, object density, object dsum):
     if best == NULL:
         raise MemoryError()
     with nogil:
-        _dsthr_core(b, d.c_end, d.c_parent, tdp, dsp, &thr)
-        _dsext_core(n, b, d.c_end, d.c_parent, d.c_kind, tdp, dsp, thr, best, keep)
+        _dsthr_core(b, d.view.end, d.view.parent, tdp, dsp, &thr)
+        _dsext_core(n, b, d.view.end, d.view.parent, d.view.kind, tdp, dsp, thr, best, keep)
     free(best)
     return keep_arr
 
@@ -269,7 +269,7 @@ def smooth_siblings(Doc d, object density):
     is averaged with its siblings', weights 1-2-1 (previous, itself, next)."""
     cdef Py_ssize_t i, n = d.n, nx
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] s = out
     prev_arr = np.full(n, -1, dtype=np.int32)
@@ -303,7 +303,7 @@ def threshold_extract(Doc d, object density):
     Only the DensitySum marking of Algorithm 2 is replaced."""
     cdef Py_ssize_t i, n = d.n, b = _root(d)
     cdef const double[::1] td = np.ascontiguousarray(density, dtype=np.float64)
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     keep_arr = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] keep = keep_arr
     if n == 0:

@@ -602,7 +602,7 @@ cdef bytes _gbt_signals(Doc d, list types, int32_t *counts, Py_ssize_t *ntokens)
                         og = a.value.data[:a.value.length if a.value.length < 40 else 40].lower()
                     break
             child = child.next
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef Py_ssize_t blen = len(d.text_buf), pos = 0, tokens = 0
     cdef uint32_t h
     cdef uint8_t bits
@@ -1049,7 +1049,7 @@ cdef tuple _gbt_features(Doc d):
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef bytes title_b = (d.title or "").encode("utf-8", "replace")
     cdef bytes desc_b = (d.description or "").encode("utf-8", "replace")
     cdef const unsigned char *tb = title_b
@@ -1766,7 +1766,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         cu = <const int32_t *>cnp.PyArray_DATA(units_arr)
         cz = <const double *>cnp.PyArray_DATA(z1)
         with nogil:
-            _gbt_context(cx, xp, m, cu, cz, n, d.c_parent, cacc)
+            _gbt_context(cx, xp, m, cu, cz, n, d.view.parent, cacc)
         free(cacc)
     z = model.predict(X_in, cut, page_cut, True)
     cdef const double *zp = <const double *>cnp.PyArray_DATA(z)

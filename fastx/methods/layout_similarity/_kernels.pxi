@@ -57,7 +57,7 @@ def layout_alive(Doc d, const uint8_t[::1] drop_tags):
     applied (``<img/>``, ``<br/>`` and ``<div></div>`` alike, as in the paper).
     """
     cdef Py_ssize_t i, p, n = d.n
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef Py_ssize_t ntags = drop_tags.shape[0]
     out = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] alive = out
@@ -102,7 +102,7 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive, bint digits=False):
     on 04/28/2013", ``id="post-1917"``) are fully identical.
     """
     cdef Py_ssize_t i, p, n = d.n
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef fx_attr *a
     cdef const unsigned char *s
     cdef size_t ln
@@ -181,8 +181,8 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     Returns a uint8 mask over the target: 1 = deleted.
     """
     cdef Py_ssize_t nt = t.n, nr = r.n, i, j, k, tb, rb, size, slot, m = 0
-    cdef DocView tv = _doc_view(t)
-    cdef DocView rv = _doc_view(r)
+    cdef DocView tv = t.view
+    cdef DocView rv = r.view
     cdef uint64_t key
     out = np.zeros(nt, dtype=np.uint8)
     cdef uint8_t[::1] deleted = out
@@ -273,7 +273,7 @@ def link_rules(Doc d, const uint8_t[::1] keep, double ratio=0.3, bint rule1=True
     the root are never deleted.  A deleted node takes its subtree with it.
     """
     cdef Py_ssize_t i, p, n = d.n, top = _layout_root(d)
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     out = np.array(keep, dtype=np.uint8, copy=True)
     cdef uint8_t[::1] k2 = out
     if n == 0:
@@ -338,7 +338,7 @@ def block_ancestors(Doc d):
     out = np.empty(d.n, dtype=np.int32)
     cdef int32_t *blk = <int32_t *>cnp.PyArray_DATA(out)
     with nogil:
-        _blk_core(d.n, d.c_parent, d.c_kind, d.c_flags, blk)
+        _blk_core(d.n, d.view.parent, d.view.kind, d.view.flags, blk)
     return out
 
 
@@ -369,7 +369,7 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
     Returns the refined keep mask.
     """
     cdef Py_ssize_t i, j, n = d.n, nl = 0, nb, start
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef const int32_t[::1] blk = block_ancestors(d)
     out = np.array(keep, dtype=np.uint8, copy=True)
     cdef uint8_t[::1] k2 = out
@@ -430,7 +430,7 @@ def record_keys(Doc d, const uint8_t[::1] alive):
     One reverse sweep, as ``subtree_hashes``.
     """
     cdef Py_ssize_t i, p, n = d.n
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef fx_attr *a
     cdef const unsigned char *s
     cdef size_t ln
@@ -511,7 +511,7 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
     a forum thread, a product grid).
     """
     cdef Py_ssize_t i, p, b, c = -1, n = d.n
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef int64_t total = 0, gone = 0, best = 0
     out = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] dele = out

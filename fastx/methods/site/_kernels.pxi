@@ -158,7 +158,7 @@ def site_match(Doc d, SiteRules rules not None):
     cdef Py_ssize_t i, r, w, p, dep, n = d.n
     cdef Py_ssize_t R = rules.R, L = rules.L, WT = rules.WT, ntok = rules.ntok
     cdef Py_ssize_t WR = (R + 63) >> 6
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef const uint64_t *tok_hash = rules.tok_hash
     cdef const int32_t *tok_bit = rules.tok_bit
     cdef const int32_t *step_tag = rules.step_tag

@@ -404,7 +404,7 @@ def vvtc(Doc d, object counts=None):
     the Doc summing every registered vvtc characteristic
     (fastx.characteristics.vvtc_counts)."""
     cdef Py_ssize_t i, n = d.n, leaves = 0
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef const int32_t[::1] cnt
     cnt = d.punct if counts is None else np.ascontiguousarray(counts, dtype=np.int32)
     if cnt.shape[0] != n:
@@ -438,7 +438,7 @@ def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint li
     nodes inside a dropped tag)."""
     cdef Py_ssize_t i, p, n = d.n, ntags = drop_tags.shape[0]
     cdef const int32_t[::1] c = np.ascontiguousarray(counts, dtype=np.int32)
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef const uint8_t[::1] mt = np.zeros(1, dtype=np.uint8) if mute_tags is None else \
         np.ascontiguousarray(mute_tags, dtype=np.uint8)
     cdef Py_ssize_t nmt = 0 if mute_tags is None else mt.shape[0]
@@ -599,7 +599,7 @@ def vsse_aggregate(Doc d, object seeds):
     Returns (keep uint8 mask over the Doc, P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, L, i, dp, maxd = 0
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     keep_arr = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] keep = keep_arr
     ns = sd.shape[0]
@@ -736,7 +736,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef double score, best_score = -1.0
     keep_arr = np.zeros(n, dtype=np.uint8)
     ns = sd.shape[0]
@@ -853,7 +853,7 @@ def vsse_headline(Doc d, object keep, str title, const uint8_t[::1] heading_tags
     cdef bytes tb = title.lower().encode("utf-8", "surrogatepass")
     cdef const unsigned char *t = tb
     cdef Py_ssize_t tn = len(tb)
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     if tn == 0 or n == 0:
         return np.asarray(out)
     blk_arr = np.empty(n, dtype=np.int32)
@@ -917,7 +917,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     if out_keep.shape[0] != n:
         raise ValueError(f"keep has {out_keep.shape[0]} entries, the Doc has {n} nodes")
     out = np.asarray(out_keep)
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef const uint8_t[::1] ex = np.zeros(1, dtype=np.uint8) if exempt_tags is None else \
         np.ascontiguousarray(exempt_tags, dtype=np.uint8)
     cdef Py_ssize_t nex = 0 if exempt_tags is None else ex.shape[0]
@@ -1170,7 +1170,7 @@ def records_scan(Doc d, const uint64_t[::1] dict_keys, const int32_t[::1] dict_v
       has_delim 1 where delim >= 0
     `dict_keys` are sorted attribute_hash values, `dict_vals` their entry ids."""
     cdef Py_ssize_t n = d.n, i, at, words, lo, nd = dict_keys.shape[0], tn
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef bytes tb = title.lower().encode("utf-8", "surrogatepass")
     cdef const unsigned char *tt = tb
     cdef uint64_t h
@@ -1228,7 +1228,7 @@ def wvc(Doc d, list codes, list kinds, list sizes, bint skip_links=True):
     compares states by it)."""
     cdef Py_ssize_t n = d.n, i, c, k, m = 0, leaves = 0, base = 0, npairs = 0, p, j, ncodes = len(codes)
     cdef Py_ssize_t ncounted = 0, total, chain, ntouched, size
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef const int32_t[::1] code
     cdef int32_t *scratch = NULL
     cdef int32_t *counted
@@ -1404,7 +1404,7 @@ def records_viterbi(Doc d, const double[::1] W, const double[::1] coverage, doub
 
     Returns (path of node indices psi(0..m), delta along it)."""
     cdef Py_ssize_t n = d.n, j, i, best, nch
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef double bw, delta_j
     if W.shape[0] != n or coverage.shape[0] != n:
         raise ValueError(f"W and coverage need {n} entries (one per Doc node)")
@@ -1474,7 +1474,7 @@ def records_read(Doc d, Py_ssize_t root, const int32_t[::1] delim, const int32_t
     title, None for a label the dictionary does not know).  Labels lose
     surrounding `strip` characters; a value's leaves are joined by one space."""
     cdef Py_ssize_t n = d.n, hi, nl = 0, i
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     if root < 0 or root >= n:
         raise ValueError(f"root {root} is not a node of the Doc (0..{n - 1})")
     if delim.shape[0] != n or label.shape[0] != n or in_title.shape[0] != n:
@@ -1505,7 +1505,7 @@ cdef list _vsse_records_pairs(Doc d, Py_ssize_t root, Py_ssize_t hi, Py_ssize_t 
     cdef Py_ssize_t a, b, i, j, lab_leaf, lab_end, v0, v1, vstart, words, nrec = 0
     cdef int32_t key
     cdef bint title_done = False, nxt_value, known
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     with nogil:
         for a in range(nl + 1):
             used[a] = 0
@@ -1592,7 +1592,7 @@ cdef list _vsse_record_strings(Doc d, const int32_t *rows, Py_ssize_t nrec, str 
                                object keys):
     """The records of records_read's rows: make(label, value, path, key) per row,
     or (label, value, path, dictionary entry) tuples without `make`."""
-    cdef DocView dv = _doc_view(d)
+    cdef DocView dv = d.view
     cdef Py_ssize_t r, lab, v0, v1, t, key
     cdef dict paths = {}
     cdef list out = []
