@@ -305,7 +305,7 @@ COPY_SHARE = 0.9      # a reference deleting this share of the target's text is 
 
 
 def layout_keep(doc, reference=None, link_ratio: float = 0.3, link_rules: bool = True,
-                refine: bool = False, line_width: int = 3, line_threshold: int = 86,
+                refine: bool = True, line_width: int = 3, line_threshold: int = 86,
                 digits: bool = False, records: bool = True) -> np.ndarray:
     """Keep mask of the layout-similarity algorithm on a target Doc and a reference Doc,
     an iterable of reference Docs, or None.
@@ -348,7 +348,7 @@ def layout_keep(doc, reference=None, link_ratio: float = 0.3, link_rules: bool =
 @register("layout", "layout similarity: delete nodes identical in a same-site reference page, then "
                     "link rules (Yang et al.; pass reference= or references=)")
 def layout(doc, reference=None, references=None, link_ratio: float = 0.3, link_rules: bool = True,
-           refine: bool = False, line_width: int = 3, line_threshold: int = 86,
+           refine: bool = True, line_width: int = 3, line_threshold: int = 86,
            n_references: int | None = None, digits: bool = False, records: bool = True):
     """Layout similarity extraction (seeds/002, Sect. 2.2 a-d).
 
