@@ -93,8 +93,8 @@ def bayes_blocks(Doc d, object block_tags):
     if scratch == NULL:
         raise MemoryError()
     with nogil:
-        m = _bayes_block_sweep(n, d.view.parent, d.view.tag, d.view.kind, d.view.flags, d.view.chars, d.view.punct, is_block,
-                               scratch, scratch + n, bof, fp, n)
+        m = _bayes_block_sweep(n, d.view.parent, d.view.tag, d.view.kind, d.view.flags, d.view.chars, d.view.punct,
+                               is_block, scratch, scratch + n, bof, fp, n)
     free(scratch)
     return block_of, feats[:max(m, 0)].copy()
 
@@ -207,8 +207,8 @@ def bayes_keep(Doc d, object block_tags, object edges, object nedges, object log
         free(bins)
         raise MemoryError()
     with nogil:
-        m = _bayes_block_sweep(n, d.view.parent, d.view.tag, d.view.kind, d.view.flags, d.view.chars, d.view.punct, is_block,
-                               scratch, scratch + n, bo, feats, n)
+        m = _bayes_block_sweep(n, d.view.parent, d.view.tag, d.view.kind, d.view.flags, d.view.chars, d.view.punct,
+                               is_block, scratch, scratch + n, bo, feats, n)
         if m < 0:
             m = 0
         _bayes_bins(m, feats, e, ew, ne, bins)

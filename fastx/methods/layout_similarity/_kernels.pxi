@@ -440,15 +440,13 @@ def record_keys(Doc d, const uint8_t[::1] alive):
     skel_arr = np.zeros(n, dtype=np.uint64)
     shape_arr = np.zeros(n, dtype=np.uint64)
     nattr_arr = np.zeros(n, dtype=np.int32)
-    acc_arr = np.zeros(n, dtype=np.uint64)
-    last_arr = np.zeros(n, dtype=np.uint64)
-    cnt_arr = np.zeros(n, dtype=np.uint64)
+    work_arr = np.zeros((3, n), dtype=np.uint64)    # per parent: children's keys, last key, count
     cdef uint64_t[::1] skel = skel_arr
     cdef uint64_t[::1] shape = shape_arr
     cdef int32_t[::1] nattr = nattr_arr
-    cdef uint64_t[::1] acc = acc_arr
-    cdef uint64_t[::1] last = last_arr
-    cdef uint64_t[::1] cnt = cnt_arr
+    cdef uint64_t[::1] acc = work_arr[0]
+    cdef uint64_t[::1] last = work_arr[1]
+    cdef uint64_t[::1] cnt = work_arr[2]
     with nogil:
         for i in range(n - 1, -1, -1):
             if not alive[i] or dv.kind[i] != LXB_ELEMENT:
@@ -519,26 +517,22 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
         return out
     blk_arr = block_ancestors(d)
     cdef const int32_t[::1] blk = blk_arr
-    kt_arr = np.zeros(n, dtype=np.int64)
-    nrec_arr = np.zeros(n, dtype=np.int32)
-    nmem_arr = np.zeros(n, dtype=np.int32)
-    nkept_arr = np.zeros(n, dtype=np.int32)
-    first_arr = np.zeros(n, dtype=np.uint64)
-    last_arr = np.zeros(n, dtype=np.uint64)
-    impure_arr = np.zeros(n, dtype=np.uint8)
-    member_arr = np.zeros(n, dtype=np.uint8)
-    credit_arr = np.zeros(n, dtype=np.int64)
-    ltext_arr = np.zeros(n, dtype=np.int64)
-    cdef int64_t[::1] kt = kt_arr
-    cdef int64_t[::1] ltext = ltext_arr
-    cdef int32_t[::1] nrec = nrec_arr
-    cdef int32_t[::1] nmem = nmem_arr
-    cdef int32_t[::1] nkept = nkept_arr
-    cdef uint64_t[::1] first = first_arr
-    cdef uint64_t[::1] last = last_arr
-    cdef uint8_t[::1] impure = impure_arr
-    cdef uint8_t[::1] member = member_arr
-    cdef int64_t[::1] credit = credit_arr
+    # per node: kept text, a list's kept text, the credit of C; record, member and kept-member
+    # children; the first and last record-2 shapes; impure parent, member
+    sums_arr = np.zeros((3, n), dtype=np.int64)
+    counts_arr = np.zeros((3, n), dtype=np.int32)
+    shapes_arr = np.zeros((2, n), dtype=np.uint64)
+    marks_arr = np.zeros((2, n), dtype=np.uint8)
+    cdef int64_t[::1] kt = sums_arr[0]
+    cdef int64_t[::1] ltext = sums_arr[1]
+    cdef int64_t[::1] credit = sums_arr[2]
+    cdef int32_t[::1] nrec = counts_arr[0]
+    cdef int32_t[::1] nmem = counts_arr[1]
+    cdef int32_t[::1] nkept = counts_arr[2]
+    cdef uint64_t[::1] first = shapes_arr[0]
+    cdef uint64_t[::1] last = shapes_arr[1]
+    cdef uint8_t[::1] impure = marks_arr[0]
+    cdef uint8_t[::1] member = marks_arr[1]
     with nogil:
         # kept text of every subtree; the shapes of each parent's first and last record-2 children
         for i in range(n - 1, -1, -1):

@@ -423,6 +423,11 @@ def vvtc(Doc d, object counts=None):
     return out
 
 
+cdef object _vsse_tag_flags(object tags):
+    """An optional uint8 table over static tag ids as a contiguous array (one 0 for None)."""
+    return np.zeros(1, dtype=np.uint8) if tags is None else np.ascontiguousarray(tags, dtype=np.uint8)
+
+
 def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint links=False,
                      bint prose=False, object mute_tags=None):
     """punc_num of Formula 1 as VSSE uses it, in one sweep: `counts` (int32 over the
@@ -439,11 +444,10 @@ def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint li
     cdef Py_ssize_t i, p, n = d.n, ntags = drop_tags.shape[0]
     cdef const int32_t[::1] c = np.ascontiguousarray(counts, dtype=np.int32)
     cdef DocView dv = d.view
-    cdef const uint8_t[::1] mt = np.zeros(1, dtype=np.uint8) if mute_tags is None else \
-        np.ascontiguousarray(mute_tags, dtype=np.uint8)
-    cdef Py_ssize_t nmt = 0 if mute_tags is None else mt.shape[0]
     if c.shape[0] != n:
         raise ValueError(f"counts has {c.shape[0]} entries, the Doc has {n} nodes")
+    cdef const uint8_t[::1] mt = _vsse_tag_flags(mute_tags)
+    cdef Py_ssize_t nmt = 0 if mute_tags is None else mt.shape[0]
     out_arr = np.zeros(n, dtype=np.int32)
     drop_arr = np.zeros(n, dtype=np.uint8)
     cdef int32_t[::1] out = out_arr
@@ -867,7 +871,8 @@ def vsse_headline(Doc d, object keep, str title, const uint8_t[::1] heading_tags
         if first >= 0:
             for i in range(n):
                 h = blk[i]
-                if dv.kind[i] != LXB_TEXT or out[i] or h < 0 or not (0 <= dv.tag[h] < nh and heading_tags[dv.tag[h]]):
+                if dv.kind[i] != LXB_TEXT or out[i] or h < 0 or not (
+                        0 <= dv.tag[h] < nh and heading_tags[dv.tag[h]]):
                     continue
                 if dv.text_len[i] < cover * tn or not _vsse_in_title(dv.text_buf + dv.text_off[i], dv.text_len[i], t,
                                                                      tn):
@@ -918,8 +923,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
         raise ValueError(f"keep has {out_keep.shape[0]} entries, the Doc has {n} nodes")
     out = np.asarray(out_keep)
     cdef DocView dv = d.view
-    cdef const uint8_t[::1] ex = np.zeros(1, dtype=np.uint8) if exempt_tags is None else \
-        np.ascontiguousarray(exempt_tags, dtype=np.uint8)
+    cdef const uint8_t[::1] ex = _vsse_tag_flags(exempt_tags)
     cdef Py_ssize_t nex = 0 if exempt_tags is None else ex.shape[0]
     cdef const uint64_t[::1] stop = _VSSE_STOP
     cdef uint64_t reference_fp
