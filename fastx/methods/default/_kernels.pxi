@@ -1471,6 +1471,15 @@ cdef enum:
     _GBT_BLOCK = 512     # rows scored through every tree together (X's block stays in cache)
 
 
+cdef extern from "gbt_avx2.h":
+    size_t fx_gbt_tree_avx2(const float *X, Py_ssize_t F, Py_ssize_t base, const int32_t *rows, size_t na,
+                            int depth, const int32_t *f, const float *th, const float *lv,
+                            double *out) noexcept nogil
+    int fx_gbt_avx2_usable() noexcept nogil
+
+cdef bint _gbt_avx2 = fx_gbt_avx2_usable() != 0     # _gbt_tree's rows eight at a time (gbt_avx2.h)
+
+
 cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                         const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
                         const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double *out,
@@ -1482,8 +1491,13 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
     the cache while every tree reads it, where one tree at a time over all rows
     would read the whole matrix from memory once per tree (a 20 MB page has
     ~150 MB of features). A row's sum and its early exit depend on that row
-    alone, so the result is the same as one pass over all rows."""
+    alone, so the result is the same as one pass over all rows.
+
+    Where the CPU has AVX2, trees of depth 4-6 walk a block's rows eight at a time
+    (fx_gbt_tree_avx2, the same walk and the same sums as _gbt_tree), the rest with _gbt_tree."""
     cdef Py_ssize_t inner = (1 << depth) - 1, t, a, j, c, na, b0 = 0, bm
+    cdef size_t done
+    cdef bint vec = _gbt_avx2 and 4 <= depth <= 6 and F < <Py_ssize_t>(0x7FFFFFFF // _GBT_BLOCK)
     cdef double v, e
     while b0 < m:
         bm = min(m - b0, <Py_ssize_t>_GBT_BLOCK)
@@ -1492,7 +1506,10 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
         na = bm
         c = 0
         for t in range(nt):
-            _gbt_tree(X, F, rows, na, depth, feat + t * inner, thr + t * inner, leaf + t * (inner + 1), out)
+            done = fx_gbt_tree_avx2(X + b0 * F, F, b0, rows, na, depth, feat + t * inner, thr + t * inner,
+                                    leaf + t * (inner + 1), out) if vec else 0
+            _gbt_tree(X, F, rows + done, na - done, depth, feat + t * inner, thr + t * inner,
+                      leaf + t * (inner + 1), out)
             while c < nexit and exit_at[c] <= t + 1:
                 if exit_at[c] == t + 1:
                     j = 0
