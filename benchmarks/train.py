@@ -22,10 +22,13 @@ Models written:
 
 - ``fastx/data/bayes.json``, ``fastx/data/bayes_table.json``: Naive Bayes
   block models (paper 003) for table/td/tr/div and <table>-only blocking.
-- ``fastx/data/default_model.npz``: the ``default`` method's tree ensemble
+- ``fastx/data/default_model.npz``: the ``default`` method's tree ensembles
   (LightGBM, soft-label cross-entropy on the units' covered token shares),
-  as complete trees of one depth.  5-fold out-of-fold predictions (folds by
-  page) choose the unit and page thresholds (the best mean over corpora of
+  as complete trees of one depth, in two stages (stacking): the first on the
+  unit rows; the second on the unit rows and their context in the first
+  stage's scores (``_core.default_context``), trained on 5-fold out-of-fold
+  first-stage scores (folds by page), which is what it sees on unseen pages.
+  5-fold out-of-fold predictions of the last stage choose the unit and page thresholds (the best mean over corpora of
   the page-averaged F1 on the training pages) and the early-exit margins (at each checkpoint, the
   distance from the threshold beyond which the partial sum's decision
   almost never differs from the whole ensemble's).
@@ -103,6 +106,7 @@ class Page:
     page_x: np.ndarray      # the page-type model's input row (ptm.FEATURE_NAMES)
     page_type: str | None   # the gold page type (wcxb-dev), else None
     domain: str
+    parent: np.ndarray      # the page's preorder parent array (Doc.parent): the context stage's containers
 
 
 # corpora whose pages are all articles (news and blog posts): the page-type model learns from them
@@ -122,7 +126,7 @@ def prepare(corpus: str, pid: str, html: bytes, meta: dict) -> Page:
     page_x = ptm.page_row(doc, row)
     return Page(corpus, pid, len(tokens(main_text(gold))), units, np.asarray(X).copy(),
                 ulab, utok, bayes, page_x, meta.get("type") or ARTICLE_CORPORA.get(corpus),
-                domain(meta.get("url")) or f"{corpus}/{pid}")
+                domain(meta.get("url")) or f"{corpus}/{pid}", np.asarray(doc.parent, dtype=np.int32).copy())
 
 
 def load_pages(cmp, corpora=CORPORA):
@@ -282,19 +286,42 @@ def choose_type_thresholds(pages: list[Page], probs: list[np.ndarray], t: float,
     return out
 
 
+STAGES = 2              # --stages: 1, the unit scorer alone; 2, a context stage on its out-of-fold scores
+LIKE_FOLDS = 3          # folds of the first stage's out-of-fold scores in the leave-one-corpus-out runs
+
+
+def first_stage(pages: list[Page], X, y, w, folds: int):
+    """(the first-stage booster on every unit, the context stage's rows): each page's rows
+    with the context of its out-of-fold first-stage log-odds (folds by page)."""
+    sizes = [len(p.units) for p in pages]
+    row_fold = np.repeat(np.arange(len(pages)) % folds, sizes)
+    z = np.zeros(len(y))
+    for f in range(folds):
+        b = fit_trees(X[row_fold != f], y[row_fold != f], w[row_fold != f])
+        z[row_fold == f] = b.predict(X[row_fold == f], raw_score=True)
+    zs = np.split(z, np.cumsum(sizes)[:-1])
+    X2 = np.vstack([_core.default_context(p.parent, p.units, p.X, zp) for p, zp in zip(pages, zs)])
+    return fit_trees(X, y, w), X2
+
+
 def train_default(pages: list[Page], verbose=True, like: dm.DefaultModel | None = None) -> dm.DefaultModel:
-    """The default model: LightGBM on all training units; thresholds and
-    early-exit margins from 5-fold out-of-fold predictions (folds by page).
-    With `like`, one fit only: thresholds and margins are `like`'s (the
-    leave-one-corpus-out runs, which would otherwise fit six times each)."""
+    """The default model: LightGBM on all training units (STAGES 2: then the context stage on
+    the rows of `first_stage`); thresholds and early-exit margins from 5-fold out-of-fold
+    predictions of the last stage (folds by page).  With `like`, no out-of-fold thresholds:
+    they and the margins are `like`'s (the leave-one-corpus-out runs, which would otherwise fit
+    six times as often; their first stage's out-of-fold scores use LIKE_FOLDS folds)."""
     X = np.vstack([p.X for p in pages])
     y = np.concatenate([p.label for p in pages])
     w = np.concatenate(weights(pages))
+    first = None
+    if STAGES == 2:
+        b1, X = first_stage(pages, X, y, w, LIKE_FOLDS if like is not None else FOLDS)
+        first = complete_trees(b1, PARAMS["max_depth"])
     if like is not None:
         booster = fit_trees(X, y, w)
         return dm.DefaultModel(PARAMS["max_depth"], *complete_trees(booster, PARAMS["max_depth"]),
                                like.threshold, like.exit_at, like.exit_margin, like.page_threshold,
-                               like.type_thresholds)
+                               like.type_thresholds, first)
     sizes = [len(p.units) for p in pages]
     row_fold = np.repeat(np.arange(len(pages)) % FOLDS, sizes)
     z = np.zeros(len(y))
@@ -312,12 +339,12 @@ def train_default(pages: list[Page], verbose=True, like: dm.DefaultModel | None 
     margins = exit_schedule(partial, z, tuple(c for c in cuts if np.isfinite(c)))
     booster = fit_trees(X, y, w)
     model = dm.DefaultModel(PARAMS["max_depth"], *complete_trees(booster, PARAMS["max_depth"]), t,
-                            EXIT_AT, margins, pt, tt)
+                            EXIT_AT, margins, pt, tt, first)
     if verbose:
         full = model.log_odds(X)
         fast = model.log_odds(X, early_exit=True)
         changed = sum(int(((full >= c) != (fast >= c)).sum()) for c in (dm.logit(t), dm.logit(pt)))
-        print(f"default: {model.trees} trees of depth {model.depth}; threshold {t:.2f}, page threshold "
+        print(f"default: {STAGES} stage(s), {model.trees} trees of depth {model.depth}; threshold {t:.2f}, page threshold "
               f"{pt:.2f} (out-of-fold approx F1, mean over corpora, {f1:.4f}); early-exit margins "
               f"{[round(float(m), 2) for m in margins]} change {changed} of {len(y)} training decisions",
               flush=True)
@@ -501,10 +528,13 @@ def main(argv=None):
                     help=f"trees per page type of the page-type model (default {PT_ROUNDS})")
     ap.add_argument("--pt-learning-rate", type=float, default=PT_PARAMS["learning_rate"],
                     help=f"the page-type model's learning rate (default {PT_PARAMS['learning_rate']})")
+    ap.add_argument("--stages", type=int, choices=(1, 2), default=STAGES,
+                    help="1: the unit scorer alone; 2 (default): and the context stage on its scores")
     ap.add_argument("--weight", action="append", default=[], metavar="CORPUS=W",
                     help="a corpus's total training weight relative to the others (default 1 each)")
     a = ap.parse_args(argv)
     set_rounds(a.rounds, a.learning_rate)
+    globals()["STAGES"] = a.stages
     set_page_type_rounds(a.pt_rounds, a.pt_learning_rate)
     for spec in a.weight:
         name, _, w = spec.partition("=")

@@ -1,23 +1,20 @@
-# Page metadata: one C pass over lexbor's tree collecting the raw evidence
-# fastx.metadata resolves (docs/metadata.md).
+# Page metadata: the raw evidence fastx.metadata resolves (docs/metadata.md), from two
+# bounded passes that never walk lexbor's tree:
 #
-# The Doc drops <head>, scripts and hidden elements; metadata lives exactly
-# there, so this pass walks lexbor's own tree (iteratively, from the Doc's
-# parser root) and emits only what can name a title, author, date, language,
-# canonical URL, image, tags or type:
+#   the page's bytes (memchr from '<' to '<', comments and raw-text elements skipped, every
+#   tag's attributes read to its '>'): <meta> name/property/itemprop/http-equiv + content,
+#   <link rel=canonical/author> and <link itemprop> + href, <base href>, <html lang>, the text
+#   of <script type=application/ld+json>;
+#   the Doc's flat arrays, around the headline: the first h1s' text, and in a window of a few
+#   hundred elements around the first h1, microdata itemprop values,
+#   <time datetime>, elements whose class/id/rel name an author, byline or date (their text),
+#   short text nodes that open a byline or dateline ("By ...", "Posted on", 作者/来源/发布时间/
+#   日期) or hold a year.  (The Doc holds no hidden, script or style text.)
 #
-#   <meta> name/property/itemprop/http-equiv + content, <link rel> + href,
-#   <base href>, <html lang>, <script type=application/ld+json> text,
-#   microdata itemprop values in the body, <time datetime>, <h1> text,
-#   elements whose class/id/rel name an author, byline or date (their text),
-#   short text nodes that open a byline or dateline ("By ...", "Posted on",
-#   作者/来源/发布时间/日期).
-#
-# Each record is (kind, key, value, order): order is the element's preorder
-# position, so the resolver can prefer what sits near the headline.  Every
-# count and every text is bounded (a hostile page cannot make this pass emit
-# more than a few hundred short strings), and skipped subtrees (script,
-# style, template) are never entered.
+# Each record is (kind, key, value, order): order is the element's preorder rank among the
+# Doc's elements, so the resolver can prefer what sits near the headline.  Every count and
+# every text is bounded (a hostile page cannot make this pass emit more than a few hundred
+# short strings).
 
 DEF _META_TEXT_MAX = 320          # bytes of an element's text kept
 DEF _META_TEXT_NODES = 64         # nodes visited to gather an element's text
@@ -29,11 +26,15 @@ DEF _META_MAX_TEXTS = 60          # byline/dateline text nodes
 DEF _META_MAX_YEARS = 40          # short text nodes holding a year
 DEF _META_MAX_TIMES = 20
 DEF _META_MAX_H1 = 6
-# the bounded look at the body: bylines, datelines and microdata are looked for up to the first
-# h1 (at most _META_BEFORE_H1 elements) and _META_AFTER_H1 elements after it (comments, related
-# posts and footers after that are not read: only <meta> and JSON-LD <script> tags are)
-DEF _META_BEFORE_H1 = 4000
+# the bounded look at the body: bylines, datelines and microdata are looked for in the
+# _META_BEFORE_H1 elements before the first h1 and the _META_AFTER_H1 elements after it (the
+# navigation before and the comments, related posts and footers after are not read), or in the
+# first _META_NO_H1 elements of a body without h1.  (wcxb-dev: reading 4,000 elements before
+# the h1 instead of 300 gives the same titles, authors and dates and more spurious authors,
+# 48 vs 34 of 181 validation pages without one; 150/400 loses authors and dates)
+DEF _META_BEFORE_H1 = 300
 DEF _META_AFTER_H1 = 800
+DEF _META_NO_H1 = 4000
 DEF _META_MAX_JSONLD = 24
 
 # record kinds (fastx.metadata reads them by these names)
@@ -44,30 +45,15 @@ META_KIND = {"meta": 0, "link": 1, "jsonld": 2, "lang": 3, "itemprop": 4, "time"
 _META_MULTI = frozenset(("article:tag", "article:author", "og:article:tag", "book:tag", "video:tag",
                          "citation_author", "article:section", "author"))
 
-cdef int32_t _meta_id_meta = -1, _meta_id_link = -1, _meta_id_script = -1, _meta_id_html = -1
-cdef int32_t _meta_id_time = -1, _meta_id_h1 = -1, _meta_id_base = -1, _meta_id_style = -1
-cdef int32_t _meta_id_template = -1, _meta_id_body = -1, _meta_id_a = -1, _meta_id_img = -1
-cdef int32_t _meta_id_noscript = -1, _meta_id_svg = -1
+cdef int32_t _meta_id_time = -1, _meta_id_h1 = -1, _meta_id_a = -1, _meta_id_img = -1
 
 
 cdef void _meta_init():
-    global _meta_id_meta, _meta_id_link, _meta_id_script, _meta_id_html, _meta_id_time, _meta_id_h1
-    global _meta_id_base, _meta_id_style, _meta_id_template, _meta_id_body, _meta_id_a, _meta_id_img
-    global _meta_id_noscript, _meta_id_svg
-    _meta_id_meta = TAG_IDS["meta"]
-    _meta_id_link = TAG_IDS["link"]
-    _meta_id_script = TAG_IDS["script"]
-    _meta_id_html = TAG_IDS["html"]
+    global _meta_id_time, _meta_id_h1, _meta_id_a, _meta_id_img
     _meta_id_time = TAG_IDS["time"]
     _meta_id_h1 = TAG_IDS["h1"]
-    _meta_id_base = TAG_IDS["base"]
-    _meta_id_style = TAG_IDS["style"]
-    _meta_id_template = TAG_IDS["template"]
-    _meta_id_body = TAG_IDS["body"]
     _meta_id_a = TAG_IDS["a"]
     _meta_id_img = TAG_IDS["img"]
-    _meta_id_noscript = TAG_IDS["noscript"]
-    _meta_id_svg = TAG_IDS["svg"]
     _meta_pair_init()
 
 
@@ -150,55 +136,283 @@ cdef str _meta_attr(fx_node *node, const char *name, size_t m):
     return _fx_str(a.value)
 
 
-cdef str _meta_text(fx_node *node, size_t limit):
-    """Text of a lexbor subtree, at most `limit` bytes from at most _META_TEXT_NODES nodes
-    (iterative; script/style/template skipped)."""
+cdef str _meta_doc_text(Doc d, Py_ssize_t i, size_t limit):
+    """Text of Doc node i (an element's subtree or a text node), at most `limit` bytes from
+    at most _META_TEXT_NODES nodes of the flat array; each text node a line of its own (a
+    byline's name, then its role).  The Doc holds no script, style, template or hidden text."""
     cdef unsigned char buf[_META_TEXT_MAX + 8]
     cdef size_t k = 0, take
-    cdef fx_node *cur = node.first_child
-    cdef fx_chardata *cd
-    cdef int32_t tag
+    cdef const unsigned char *tb = d.text_buf
+    cdef Py_ssize_t j = i, end = d.c_end[i]
     cdef int visits = 0
     if limit > _META_TEXT_MAX:
         limit = _META_TEXT_MAX
     # at most _META_TEXT_NODES nodes: a class naming a date on a container of the whole article
-    # must not make the pass walk the article (once per such container)
-    while cur != NULL and k < limit and visits < _META_TEXT_NODES:
+    # must not make the pass read the article (once per such container)
+    while j < end and k < limit and visits < _META_TEXT_NODES:
         visits += 1
-        if cur.type == LXB_TEXT:
-            cd = <fx_chardata *>cur
-            take = cd.data.length
+        if d.c_kind[j] == 3 and d.c_text_len[j] > 0:
+            take = <size_t>d.c_text_len[j]
+            if k > 0:
+                buf[k] = 10
+                k += 1
             if take > limit - k:
                 take = limit - k
-            if k > 0 and k < limit:
-                buf[k] = 10          # text nodes are separate lines (a byline's name, then its role)
-                k += 1
-                if take > limit - k:
-                    take = limit - k
-            if take:
-                memcpy(buf + k, cd.data.data, take)
-                k += take
-        elif cur.type == LXB_ELEMENT and cur.first_child != NULL:
-            tag = <int32_t>cur.local_name if cur.local_name < STATIC_LIMIT else -2     # custom: none of ours
-            if tag != _meta_id_script and tag != _meta_id_style and tag != _meta_id_template \
-                    and tag != _meta_id_noscript and tag != _meta_id_svg:
-                cur = cur.first_child
-                continue
-        cur = _dom_next(cur, node, False)
+            memcpy(buf + k, tb + d.c_text_off[j], take)
+            k += take
+        j += 1
     return (<bytes>buf[:k]).decode("utf-8", "ignore")
 
 
-cdef str _meta_script_text(fx_node *node):
-    """The (bounded) text of a <script>: its text children concatenated."""
-    cdef fx_node *cur = node.first_child
-    parts = []
-    cdef size_t total = 0
-    while cur != NULL and total < _META_JSONLD_MAX:
-        if cur.type == LXB_TEXT:
-            parts.append(_fx_str(&(<fx_chardata *>cur).data))
-            total += (<fx_chardata *>cur).data.length
-        cur = cur.next
-    return "".join(parts)
+# ---- the raw bytes: <meta>, <link>, <base>, <html lang> and JSON-LD <script> wherever they are
+
+# the attributes _meta_raw_attrs reads (lower case); their slots
+DEF _MRA = 10
+DEF _MRA_CONTENT = 0
+DEF _MRA_PROPERTY = 1
+DEF _MRA_NAME = 2
+DEF _MRA_ITEMPROP = 3
+DEF _MRA_EQUIV = 4
+DEF _MRA_REL = 5
+DEF _MRA_HREF = 6
+DEF _MRA_TYPE = 7
+DEF _MRA_LANG = 8
+DEF _MRA_XMLLANG = 9
+cdef const char *_META_RA_NAME[_MRA]
+cdef size_t _META_RA_LEN[_MRA]
+_META_RA_NAME[0] = b"content"
+_META_RA_NAME[1] = b"property"
+_META_RA_NAME[2] = b"name"
+_META_RA_NAME[3] = b"itemprop"
+_META_RA_NAME[4] = b"http-equiv"
+_META_RA_NAME[5] = b"rel"
+_META_RA_NAME[6] = b"href"
+_META_RA_NAME[7] = b"type"
+_META_RA_NAME[8] = b"lang"
+_META_RA_NAME[9] = b"xml:lang"
+_META_RA_LEN[:] = [7, 8, 4, 8, 10, 3, 4, 4, 4, 8]
+
+from html import unescape as _meta_unescape
+
+
+cdef Py_ssize_t _meta_raw_attrs(const unsigned char *s, Py_ssize_t n, Py_ssize_t i,
+                                Py_ssize_t *off, Py_ssize_t *ln, bint want) noexcept nogil:
+    """A start tag's attributes as the HTML tokenizer reads them, from i (just after the tag
+    name) to the '>' that ends the tag (quoted values may hold '>'); returns that index (n at
+    the end).  With `want`, off/ln get the value span of the first occurrence of each name of
+    _META_RA_NAME (ASCII case ignored; off -1 when absent, an attribute without value empty)."""
+    cdef Py_ssize_t start, nlen, vs, vl
+    cdef const unsigned char *p
+    cdef unsigned char c
+    cdef int k
+    if want:
+        for k in range(_MRA):
+            off[k] = -1
+            ln[k] = 0
+    while i < n:
+        c = s[i]
+        if _guard_ws(c) or c == 47:
+            i += 1
+            continue
+        if c == 62:
+            return i
+        start = i                     # an attribute name (a leading '=' belongs to it)
+        i += 1
+        while i < n and not (_guard_cls[s[i]] & _GC_ATTR_END):
+            i += 1
+        nlen = i - start
+        while i < n and _guard_ws(s[i]):
+            i += 1
+        vs = i
+        vl = 0
+        if i < n and s[i] == 61:
+            i += 1
+            while i < n and _guard_ws(s[i]):
+                i += 1
+            if i >= n:
+                return n
+            c = s[i]
+            if c == 34 or c == 39:
+                p = <const unsigned char *>memchr(s + i + 1, c, n - i - 1)
+                vs = i + 1
+                i = (p - s) if p != NULL else n
+                vl = i - vs
+                i += 1
+            elif c != 62:
+                vs = i
+                while i < n and not (_guard_cls[s[i]] & _GC_VALUE_END):
+                    i += 1
+                vl = i - vs
+        if want:
+            for k in range(_MRA):
+                if off[k] < 0 and <size_t>nlen == _META_RA_LEN[k] \
+                        and fx_ascii_ci_prefix(s + start, <size_t>nlen, _META_RA_NAME[k], <size_t>nlen):
+                    off[k] = vs
+                    ln[k] = vl
+                    break
+    return n
+
+
+cdef str _meta_raw_str(const unsigned char *s, Py_ssize_t *off, Py_ssize_t *ln, int k):
+    """Value of attribute slot k as text, as lexbor gives it (character references decoded,
+    CR LF and CR read as LF); None when the attribute is absent."""
+    cdef str v
+    if off[k] < 0:
+        return None
+    v = (<const char *>s + off[k])[:ln[k]].decode("utf-8", "replace")
+    if memchr(s + off[k], 38, <size_t>ln[k]) != NULL:
+        v = _meta_unescape(v)
+    if memchr(s + off[k], 13, <size_t>ln[k]) != NULL:      # the parser's newline normalization
+        v = v.replace("\r\n", "\n").replace("\r", "\n")
+    return v
+
+
+cdef inline bint _meta_name_is(const unsigned char *s, Py_ssize_t m, const char *lit, Py_ssize_t k) noexcept nogil:
+    return m == k and fx_ascii_ci_prefix(s, <size_t>m, lit, <size_t>m)
+
+
+cdef void _meta_raw_scan(bytes raw, dict metas, dict multi, list out):
+    """<meta> (name/property/itemprop/http-equiv -> content), <link rel=canonical/author>,
+    <link itemprop>, <base href>, <html lang> and the text of JSON-LD scripts, from one pass
+    over the page's bytes (memchr from '<' to '<'): comments, raw-text and RCDATA elements
+    (script, style, title, textarea, ...) and the svg/template subtrees skipped; the
+    attributes of the tags read here are read to their '>' as the HTML tokenizer reads them.
+    Bounded: at most _META_MAX_META <meta>/<link> records and _META_MAX_JSONLD scripts of
+    _META_JSONLD_MAX bytes."""
+    cdef const unsigned char *s = raw
+    cdef Py_ssize_t n = len(raw)
+    cdef Py_ssize_t i = 0, q, j, m, gt, e
+    cdef const unsigned char *p
+    cdef const unsigned char *nm
+    cdef Py_ssize_t off[_MRA]
+    cdef Py_ssize_t ln[_MRA]
+    cdef _Guard g
+    cdef int n_meta = 0, n_ld = 0, n_items = 0
+    cdef bint seen_html = False, seen_base = False
+    cdef const char *skip
+    cdef unsigned char c
+    cdef str key, val
+    cdef list lst
+    memset(&g, 0, sizeof(g))
+    g.s = s
+    g.n = n
+    while i < n:
+        p = <const unsigned char *>memchr(s + i, 60, n - i)
+        if p == NULL:
+            break
+        q = p - s
+        i = q + 1
+        if i >= n:
+            break
+        if s[i] == 33:                                    # <!-- comment -->, <!DOCTYPE>, <![CDATA[
+            if i + 2 < n and s[i + 1] == 45 and s[i + 2] == 45:
+                i = _guard_comment_end(&g, i + 3)
+            else:
+                i = _guard_find_gt(&g, i) + 1
+            continue
+        if s[i] == 63:                                    # <? bogus comment
+            i = _guard_find_gt(&g, i) + 1
+            continue
+        # a start tag: only those whose name starts like one this pass reads or skips go further
+        # (b base, h html, i iframe, l link, m meta, n noembed/noframes, p plaintext, s script/
+        # style/svg, t title/textarea/template, x xmp); the others are passed over from '<' to
+        # '<' without reading their attributes (a '<' inside a quoted attribute value of such a
+        # tag is then read as markup: only a value spelling "<meta", "<link" or "<script" there
+        # would be mistaken for a tag)
+        c = s[i] | 32
+        if not (c == 98 or c == 104 or c == 105 or c == 108 or c == 109 or c == 110 or c == 112
+                or c == 115 or c == 116 or c == 120):
+            continue
+        j = i + 1
+        while j < n and j - i < 10 and not (_guard_cls[s[j]] & _GC_NAME_END):     # no name here is longer
+            j += 1
+        nm = s + i
+        m = j - i
+        if m > 9 or m < 3:
+            continue
+        if _meta_name_is(nm, m, b"meta", 4):
+            gt = _meta_raw_attrs(s, n, j, off, ln, True)
+            if n_meta < _META_MAX_META and off[_MRA_CONTENT] >= 0:
+                key = _meta_raw_str(s, off, ln, _MRA_PROPERTY) or _meta_raw_str(s, off, ln, _MRA_NAME) \
+                    or _meta_raw_str(s, off, ln, _MRA_ITEMPROP) or _meta_raw_str(s, off, ln, _MRA_EQUIV)
+                if key:
+                    val = _meta_raw_str(s, off, ln, _MRA_CONTENT).strip()
+                    if val:
+                        key = key.strip().lower()
+                        if key not in metas:
+                            metas[key] = val
+                        if key in _META_MULTI:
+                            lst = multi.get(key)
+                            if lst is None:
+                                multi[key] = [val]
+                            else:
+                                lst.append(val)
+                    n_meta += 1
+        elif _meta_name_is(nm, m, b"link", 4):
+            gt = _meta_raw_attrs(s, n, j, off, ln, True)
+            if off[_MRA_HREF] >= 0:
+                if off[_MRA_REL] >= 0 and n_meta < _META_MAX_META and (
+                        _meta_ci_has(s + off[_MRA_REL], ln[_MRA_REL], b"canonical", 9)
+                        or _meta_ci_has(s + off[_MRA_REL], ln[_MRA_REL], b"author", 6)):
+                    out.append((1, _meta_raw_str(s, off, ln, _MRA_REL), _meta_raw_str(s, off, ln, _MRA_HREF), 0))
+                    n_meta += 1
+                if ln[_MRA_ITEMPROP] > 0 and n_items < _META_MAX_ITEMS:
+                    out.append((4, _meta_raw_str(s, off, ln, _MRA_ITEMPROP), _meta_raw_str(s, off, ln, _MRA_HREF), 0))
+                    n_items += 1
+        elif _meta_name_is(nm, m, b"script", 6):
+            gt = _meta_raw_attrs(s, n, j, off, ln, True)
+            e = _guard_raw_end(&g, gt + 1, <const unsigned char *>b"script", 6) if gt < n else n
+            if off[_MRA_TYPE] >= 0 and n_ld < _META_MAX_JSONLD and e > gt + 1 and (
+                    _meta_ci_has(s + off[_MRA_TYPE], ln[_MRA_TYPE], b"ld+json", 7)
+                    or memchr(s + off[_MRA_TYPE], 38, <size_t>ln[_MRA_TYPE]) != NULL      # "ld&#x2B;json"
+                    and "ld+json" in _meta_raw_str(s, off, ln, _MRA_TYPE).lower()):
+                if e - gt - 1 > _META_JSONLD_MAX:
+                    e = gt + 1 + _META_JSONLD_MAX
+                out.append((2, "", (<const char *>s + gt + 1)[:e - gt - 1].decode("utf-8", "replace"), 0))
+                n_ld += 1
+            i = e
+            continue
+        elif _meta_name_is(nm, m, b"html", 4) or _meta_name_is(nm, m, b"base", 4):
+            gt = _meta_raw_attrs(s, n, j, off, ln, True)
+            if (nm[0] | 32) == 104 and not seen_html:
+                val = _meta_raw_str(s, off, ln, _MRA_LANG) or _meta_raw_str(s, off, ln, _MRA_XMLLANG)
+                if val:
+                    out.append((3, "html", val, 0))
+                    seen_html = True
+            elif (nm[0] | 32) == 98 and not seen_base and ln[_MRA_HREF] > 0:
+                out.append((9, "base", _meta_raw_str(s, off, ln, _MRA_HREF), 0))
+                seen_base = True
+        else:
+            # raw text and RCDATA (no tags inside), and the svg and template subtrees
+            skip = NULL
+            if m == 5 and (_meta_name_is(nm, m, b"style", 5) or _meta_name_is(nm, m, b"title", 5)):
+                skip = <const char *>nm
+            elif m == 8 and (_meta_name_is(nm, m, b"textarea", 8) or _meta_name_is(nm, m, b"noframes", 8)
+                             or _meta_name_is(nm, m, b"template", 8)):
+                skip = <const char *>nm
+            elif m == 3 and (_meta_name_is(nm, m, b"xmp", 3) or _meta_name_is(nm, m, b"svg", 3)):
+                skip = <const char *>nm
+            elif (m == 6 and _meta_name_is(nm, m, b"iframe", 6)) or (m == 7 and _meta_name_is(nm, m, b"noembed", 7)):
+                skip = <const char *>nm
+            elif m == 9 and _meta_name_is(nm, m, b"plaintext", 9):
+                break
+            if skip == NULL:
+                continue
+            gt = _meta_raw_attrs(s, n, j, off, ln, False)
+            if gt < n and s[gt - 1] != 47:
+                _meta_lower_name(nm, m)          # the end tag's name is compared in lower case
+                i = _guard_raw_end(&g, gt + 1, _META_LOWER, m)
+                continue
+        i = gt + 1
+
+
+cdef unsigned char _META_LOWER[16]
+
+
+cdef inline void _meta_lower_name(const unsigned char *nm, Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(m if m < 16 else 16):
+        _META_LOWER[k] = nm[k] | 32
 
 
 # UTF-8 of the Chinese byline/dateline markers: 来源 作者 发布 日期 时间 记者 编辑 來源 發布 記者 出处
@@ -252,155 +466,124 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
 
 
 def meta_scan(Doc doc):
-    """Raw metadata evidence of a parsed page, from one bounded iterative pass over lexbor's
-    tree: (metas, multi, records). metas: <meta> name/property/itemprop/http-equiv (lower-cased)
-    -> its first non-empty content; multi: the names in _META_MULTI -> all their contents;
-    records: (kind, key, value, order) of every other kind in META_KIND."""
-    if _meta_id_meta < 0:
+    """Raw metadata evidence of a parsed page: (metas, multi, records). metas: <meta>
+    name/property/itemprop/http-equiv (lower-cased) -> its first non-empty content; multi: the
+    names in _META_MULTI -> all their contents; records: (kind, key, value, order) of every
+    other kind in META_KIND.
+
+    Two bounded passes, neither walking lexbor's tree (a pointer chase over the whole page,
+    cache-cold after the extraction): the page's bytes for <meta>, <link>, <base>, <html lang>
+    and JSON-LD (_meta_raw_scan), and the Doc's flat arrays for the visible evidence around the
+    headline: the first h1s, and in a window from _META_BEFORE_H1 elements before the first h1
+    to _META_AFTER_H1 elements past it (the first _META_NO_H1 of a body without h1), microdata
+    itemprop values, <time datetime>, elements whose class/id/rel names an author, byline or
+    date, and short text nodes that open a byline or dateline or hold a year.  `order` is an element's preorder rank
+    among the Doc's elements (0 for the byte pass)."""
+    if _meta_id_h1 < 0:
         _meta_init()
     out = []
     cdef dict metas = {}
     cdef dict multi = {}
-    cdef list lst
     parser = doc.parser
     if parser is None:
         return metas, multi, out
-    root_node = parser.root
-    if root_node is None:
-        return metas, multi, out
-    cdef fx_node *root = <fx_node *><uintptr_t>root_node.mem_id
-    cdef fx_node *node = root
-    cdef fx_node *up
+    raw = getattr(parser, "raw_html", None)
+    if isinstance(raw, bytes):
+        _meta_raw_scan(<bytes>raw, metas, multi, out)
+    cdef Py_ssize_t n = doc.n, i, start = doc.body if doc.body >= 0 else 0, up
+    cdef const uint8_t *kind = doc.c_kind
+    cdef const int32_t *tagv = doc.c_tag
+    cdef const unsigned char *tb = doc.text_buf
+    cdef fx_node *node
     cdef fx_attr *a
     cdef int32_t tag
-    cdef int order = 0
-    cdef int n_meta = 0, n_items = 0, n_hints = 0, n_texts = 0, n_times = 0, n_h1 = 0, n_ld = 0, n_years = 0
-    cdef bint descend, in_body = False, near = False
-    cdef int h1_at = -1
-    cdef size_t an, vn
+    cdef int order = 0, h1_at = -1, n_items = 0, n_hints = 0, n_texts = 0, n_times = 0, n_h1 = 0
+    cdef int n_years = 0
+    cdef bint near = False
+    cdef size_t an, vn, tlen
     cdef const unsigned char *s
     cdef const unsigned char *v
-    cdef fx_chardata *cd
     cdef int bl
     cdef str key, val
-    while node != NULL:
-        descend = node.first_child != NULL
-        if node.type == LXB_ELEMENT:
+    # the first h1s of the body (their order: the rank among the Doc's elements)
+    for i in range(n):
+        if kind[i] == 1:
             order += 1
-            # every tag this pass looks for has a static lexbor id: a custom element's name is not hashed
-            tag = <int32_t>node.local_name if node.local_name < STATIC_LIMIT else -2
-            if tag == _meta_id_meta:
-                if n_meta < _META_MAX_META:
-                    val = _meta_attr(node, b"content", 7)
-                    if val is not None:
-                        key = _meta_attr(node, b"property", 8) or _meta_attr(node, b"name", 4) \
-                            or _meta_attr(node, b"itemprop", 8) or _meta_attr(node, b"http-equiv", 10)
-                        if key:
-                            # the <meta> names land in a dict here (lower-cased name -> first
-                            # non-empty value; the multi-valued ones also listed in `multi`)
-                            val = val.strip()
-                            if val:
-                                key = key.strip().lower()
-                                if key not in metas:
-                                    metas[key] = val
-                                if key in _META_MULTI:
-                                    lst = multi.get(key)
-                                    if lst is None:
-                                        multi[key] = [val]
-                                    else:
-                                        lst.append(val)
-                            n_meta += 1
-            elif tag == _meta_id_link:
-                a = _find_attr(node, b"rel", 3)
-                key = None
-                if a != NULL and a.value != NULL and (_meta_ci_has(a.value.data, a.value.length, b"canonical", 9)
-                                                      or _meta_ci_has(a.value.data, a.value.length, b"author", 6)):
-                    key = _fx_str(a.value)
-                val = _meta_attr(node, b"href", 4)
-                if key and val and n_meta < _META_MAX_META:
-                    out.append((1, key, val, order))
-                    n_meta += 1
-                key = _meta_attr(node, b"itemprop", 8)
-                if key and val and n_items < _META_MAX_ITEMS:
-                    out.append((4, key, val, order))
-                    n_items += 1
-            elif tag == _meta_id_script:
-                a = _find_attr(node, b"type", 4)
-                if a != NULL and a.value != NULL and n_ld < _META_MAX_JSONLD \
-                        and _meta_ci_has(a.value.data, a.value.length, b"ld+json", 7):
-                    out.append((2, "", _meta_script_text(node), order))
-                    n_ld += 1
-                descend = False
-            elif tag == _meta_id_style or tag == _meta_id_template or tag == _meta_id_svg:
-                descend = False
-            elif tag == _meta_id_html:
-                val = _meta_attr(node, b"lang", 4) or _meta_attr(node, b"xml:lang", 8)
-                if val:
-                    out.append((3, "html", val, order))
-            elif tag == _meta_id_base:
-                val = _meta_attr(node, b"href", 4)
-                if val:
-                    out.append((9, "base", val, order))
-            else:
-                if tag == _meta_id_body:
-                    in_body = True
-                elif tag == _meta_id_h1 and h1_at < 0 and in_body:
+            if tagv[i] == _meta_id_h1 and i > start and n_h1 < _META_MAX_H1:
+                if h1_at < 0:
                     h1_at = order
-                near = in_body and (order - h1_at < _META_AFTER_H1 if h1_at >= 0 else order < _META_BEFORE_H1)
-                if tag == _meta_id_time and n_times < _META_MAX_TIMES and near:
-                    val = _meta_attr(node, b"datetime", 8)
-                    out.append((5, val or "", _meta_text(node, 80), order))
-                    n_times += 1
-                if tag == _meta_id_h1 and n_h1 < _META_MAX_H1:
-                    out.append((6, "", _meta_text(node, _META_TEXT_MAX), order))
-                    n_h1 += 1
-                # one pass over the attributes: itemprop, and class/id/rel naming an author or date
-                # (in the head and in the window around the headline: after it only the tags are
-                # read, looking for <meta> and JSON-LD)
-                a = (<fx_element *>node).first_attr if near or not in_body else NULL
-                while a != NULL:
-                    s = _attr_name(a, &an)
-                    if s != NULL and a.value != NULL:
-                        v = a.value.data
-                        vn = a.value.length
-                        if an == 8 and memcmp(s, b"itemprop", 8) == 0:
-                            if n_items < _META_MAX_ITEMS and vn:
-                                val = _meta_attr(node, b"content", 7)
-                                if val is None:
-                                    val = _meta_attr(node, b"datetime", 8)
-                                if val is None and tag == _meta_id_a:
-                                    if _meta_ci_has(v, vn, b"url", 3) or _meta_ci_has(v, vn, b"image", 5):
-                                        val = _meta_attr(node, b"href", 4)
-                                if val is None and tag == _meta_id_img:
-                                    val = _meta_attr(node, b"src", 3)
-                                if val is None:
-                                    val = _meta_text(node, _META_TEXT_MAX)
-                                out.append((4, _fx_str(a.value), val, order))
-                                n_items += 1
-                        elif near and n_hints < _META_MAX_HINTS and vn and vn < 200 and (
-                                (an == 5 and memcmp(s, b"class", 5) == 0) or (an == 2 and memcmp(s, b"id", 2) == 0)
-                                or (an == 3 and memcmp(s, b"rel", 3) == 0)):
-                            if _meta_hint_name(v, vn):
-                                out.append((7, _fx_str(a.value), _meta_text(node, _META_TEXT_MAX), order))
-                                n_hints += 1
-                    a = a.next
-        elif node.type == LXB_TEXT and near and (n_texts < _META_MAX_TEXTS or n_years < _META_MAX_YEARS):
-            cd = <fx_chardata *>node
-            if cd.data.length <= 400:
-                bl = _meta_byline_text(cd.data.data, cd.data.length)
+                out.append((6, "", _meta_doc_text(doc, i, _META_TEXT_MAX), order))
+                n_h1 += 1
+                if n_h1 >= _META_MAX_H1:
+                    break
+    # the window: _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 past it
+    order = 0
+    for i in range(n):
+        if kind[i] == 1:
+            order += 1
+            if i <= start:
+                continue
+            if h1_at >= 0:
+                if order - h1_at >= _META_AFTER_H1:
+                    break
+                near = h1_at - order <= _META_BEFORE_H1
+            else:
+                near = order < _META_NO_H1
+                if not near:
+                    break
+            if not near:
+                continue
+            node = <fx_node *><uintptr_t>doc.c_ptr[i]
+            tag = tagv[i]
+            if tag == _meta_id_time and n_times < _META_MAX_TIMES:
+                val = _meta_attr(node, b"datetime", 8)
+                out.append((5, val or "", _meta_doc_text(doc, i, 80), order))
+                n_times += 1
+            # one pass over the attributes: itemprop, and class/id/rel naming an author or date
+            a = (<fx_element *>node).first_attr
+            while a != NULL:
+                s = _attr_name(a, &an)
+                if s != NULL and a.value != NULL:
+                    v = a.value.data
+                    vn = a.value.length
+                    if an == 8 and memcmp(s, b"itemprop", 8) == 0:
+                        if n_items < _META_MAX_ITEMS and vn:
+                            val = _meta_attr(node, b"content", 7)
+                            if val is None:
+                                val = _meta_attr(node, b"datetime", 8)
+                            if val is None and tag == _meta_id_a:
+                                if _meta_ci_has(v, vn, b"url", 3) or _meta_ci_has(v, vn, b"image", 5):
+                                    val = _meta_attr(node, b"href", 4)
+                            if val is None and tag == _meta_id_img:
+                                val = _meta_attr(node, b"src", 3)
+                            if val is None:
+                                val = _meta_doc_text(doc, i, _META_TEXT_MAX)
+                            out.append((4, _fx_str(a.value), val, order))
+                            n_items += 1
+                    elif n_hints < _META_MAX_HINTS and vn and vn < 200 and (
+                            (an == 5 and memcmp(s, b"class", 5) == 0) or (an == 2 and memcmp(s, b"id", 2) == 0)
+                            or (an == 3 and memcmp(s, b"rel", 3) == 0)):
+                        if _meta_hint_name(v, vn):
+                            out.append((7, _fx_str(a.value), _meta_doc_text(doc, i, _META_TEXT_MAX), order))
+                            n_hints += 1
+                a = a.next
+        elif kind[i] == 3 and near and i > start and (n_texts < _META_MAX_TEXTS or n_years < _META_MAX_YEARS):
+            tlen = <size_t>doc.c_text_len[i]
+            if 0 < tlen <= 400:
+                bl = _meta_byline_text(tb + doc.c_text_off[i], tlen)
                 if bl == 3:
                     if n_years < _META_MAX_YEARS:
-                        out.append((10, "", _fx_str(&cd.data), order))
+                        out.append((10, "", (<const char *>tb + doc.c_text_off[i])[:tlen].decode("utf-8", "replace"),
+                                    order))
                         n_years += 1
                 elif bl and n_texts < _META_MAX_TEXTS:
                     # the byline's element, or its parent when the text node is all of it
                     # ("<span>By</span> <a>Name</a>")
-                    up = node.parent
-                    val = _meta_text(up, _META_TEXT_MAX) if up != NULL else ""
+                    up = doc.c_parent[i]
+                    val = _meta_doc_text(doc, up, _META_TEXT_MAX) if up >= 0 else ""
                     key = ""
-                    if up != NULL and up.parent != NULL and len(val.strip()) <= <Py_ssize_t>cd.data.length + 2:
-                        key = _meta_text(up.parent, _META_TEXT_MAX)
+                    if up >= 0 and doc.c_parent[up] >= 0 and len(val.strip()) <= <Py_ssize_t>tlen + 2:
+                        key = _meta_doc_text(doc, doc.c_parent[up], _META_TEXT_MAX)
                     out.append((8, key, val, order))
                     n_texts += 1
-        node = _dom_next(node, root, descend)
     return metas, multi, out

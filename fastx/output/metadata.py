@@ -232,7 +232,9 @@ def strip_site_suffix(title: str, sitename: str | None = None, host: str | None 
     """<title> without the site name: " | Site", " - Site", " — Site", "Site | ..." .
 
     A part is dropped when it names the site (og:site_name, the host or one of `names`
-    (keys: casefold, punctuation removed), spacing and case ignored; from the end, so
+    (keys: casefold, punctuation removed), spacing and case ignored, or a name of three or more
+    words whose initials are the host's name: "Occupational Safety and Health Administration"
+    on osha.gov); from the end, so
     " - Section | Site" loses both when both are known); otherwise a short last part (at
     most 4 words, the rest longer) is taken for the site name."""
     title = _clean(title)
@@ -248,6 +250,8 @@ def strip_site_suffix(title: str, sitename: str | None = None, host: str | None 
 
     def is_site(p: str) -> bool:
         k = _key(p)
+        if host and _initials(p) in keys:       # "Occupational Safety and Health Administration" on osha.gov
+            return True
         return bool(k) and any(k == s or (len(s) >= 4 and (s in k and len(k) <= len(s) + 12)) for s in keys)
 
     if is_site(parts[-1]):
@@ -261,8 +265,21 @@ def strip_site_suffix(title: str, sitename: str | None = None, host: str | None 
     return title
 
 
+_MINOR_WORDS = frozenset(("of", "and", "the", "for", "in", "on", "at", "to", "&", "de", "du", "des", "la", "le", "für", "und"))
+
+
+def _initials(p: str) -> str:
+    """The initials of a name's words, minor words skipped ("Occupational Safety and Health
+    Administration" -> "osha"); "" for fewer than three words."""
+    w = [x for x in p.split() if x.casefold() not in _MINOR_WORDS]
+    return "".join(x[0] for x in w).casefold() if len(w) >= 3 else ""
+
+
 def _strip_trailing_sep(s: str) -> str:
-    return re.sub(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$", "", s).strip()
+    return _TRAILING_SEP.sub("", s).strip()
+
+
+_TRAILING_SEP = re.compile(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$")
 
 
 _NONWORD = re.compile(r"[\W_]+")
@@ -297,6 +314,10 @@ def _types(o: dict) -> list[str]:
     return []
 
 
+_JSON_LINE_COMMENT = re.compile(r"^\s*//.*$", re.M)
+_JSON_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
 def _ld_objects(texts: list[str]) -> list[dict]:
     """Every JSON object of the page's JSON-LD scripts, @graph and arrays flattened (iterative).
     Malformed JSON is tolerated: comments, trailing commas and raw control characters are repaired
@@ -315,7 +336,7 @@ def _ld_objects(texts: list[str]) -> list[dict]:
         except RecursionError:      # nested past Python's limit: not metadata
             continue
         except ValueError:
-            fixed = re.sub(r",\s*([}\]])", r"\1", re.sub(r"^\s*//.*$", "", t, flags=re.M))
+            fixed = _JSON_TRAILING_COMMA.sub(r"\1", _JSON_LINE_COMMENT.sub("", t))
             try:
                 data = json.loads(fixed, strict=False)
             except (ValueError, RecursionError):
@@ -452,6 +473,15 @@ _ZH_NAME = r"(?:[\u4e00-\u9fff·]{2,4}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9fff\w
 # "作者：张三", "记者 张三 李四", "（记者 张三）", "文/张三", "撰文|张三"; editors (责任编辑) are not authors
 _ZH_AUTHOR = re.compile(rf"(?:(?:作者|記者|记者|撰文|撰稿|采写)\s*[:：]\s*|(?:作者|记者|記者)\s+|[（(]\s*(?:记者|記者)\s*|"
                         rf"(?:^|(?<=[\s(（【\[|丨]))文\s*[/／|丨]\s*)({_ZH_NAME}(?:[\s、，,]+{_ZH_NAME}){{0,3}})")
+
+def _zh_author(t: str):
+    """_ZH_AUTHOR's match in `t`, or None: every form holds 者, 撰, 采 or 文, so a text without
+    them is not searched (the pattern costs tens of microseconds on a line of Latin text)."""
+    if "者" in t or "文" in t or "撰" in t or "采" in t:
+        return _ZH_AUTHOR.search(t)
+    return None
+
+
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _ZH_NOT_NAME = {"未知", "佚名", "匿名", "不详", "网友", "原标题", "本站", "小编", "admin", "name", "author", "unknown",
                 "责任编辑", "編輯", "编辑", "记者", "通讯员", "全部", "整合", "综合", "原创", "本站原创", "转载",
@@ -779,12 +809,15 @@ def _abs(u: str | None, ref: str | None) -> str | None:
     return u
 
 
+_BCP47 = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d{3}))?(?:-[A-Za-z0-9]{1,8})*")
+
+
 def _bcp47(s: str | None) -> str | None:
     """A language tag as BCP 47: "en_US" -> "en-US", "EN" -> "en"; junk -> None."""
     if not s:
         return None
     s = s.strip().replace("_", "-")
-    m = re.fullmatch(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d{3}))?(?:-[A-Za-z0-9]{1,8})*", s)
+    m = _BCP47.fullmatch(s)
     if not m:
         return None
     out = m[1].lower()
@@ -795,11 +828,14 @@ def _bcp47(s: str | None) -> str | None:
     return out
 
 
+_DASHES = re.compile(r"[-_]+")
+
+
 def _author_from_url(u: str) -> str:
     """Facebook/author-page URLs: the last path segment as a name ("/author/jane-doe/" -> "Jane Doe")."""
     path = urlsplit(u).path.rstrip("/")
     seg = path.rsplit("/", 1)[-1] if "/author" in path or "/authors" in path or "/people" in path else ""
-    seg = re.sub(r"[-_]+", " ", seg)
+    seg = _DASHES.sub(" ", seg)
     return seg.title() if seg and not any(c.isdigit() for c in seg) else ""
 
 
@@ -980,8 +1016,11 @@ _NOT_AUTHOR_HINT = re.compile(r"avatar|bio|image|img|photo|desc|social|title|lab
 _VISIBLE_TRIES = 30
 
 
+_ZH_NAME_SEP = re.compile(r"[\s、，,]+")
+
+
 def _zh_names(m) -> list[str]:
-    return [n for n in re.split(r"[\s、，,]+", m[1]) if n and n.lower() not in _ZH_NOT_NAME
+    return [n for n in _ZH_NAME_SEP.split(m[1]) if n and n.lower() not in _ZH_NOT_NAME
             and not n.endswith(("记者", "編輯", "编辑", "报道"))]
 
 
@@ -1005,7 +1044,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
             if not txt or len(txt) > 160:
                 continue
             if _CJK.search(txt):
-                m = _ZH_AUTHOR.search(txt)
+                m = _zh_author(txt)
                 if m:
                     names = _zh_names(m)
                 elif ":" in txt or "：" in txt:
@@ -1020,7 +1059,7 @@ def _byline_author(hints, texts, link_author, h1s, md) -> str | None:
         for t in (_clean(raw), _clean(extra)):
             if not t:
                 continue
-            m = _ZH_AUTHOR.search(t)
+            m = _zh_author(t)
             if m:
                 names = _zh_names(m)
                 if names:

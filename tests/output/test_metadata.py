@@ -201,6 +201,10 @@ def test_url_date():
     ("How We Cook Rice at Home — Kitchen", None, None, "How We Cook Rice at Home"),
     ("Rice: a history", None, None, "Rice: a history"),
     ("A - B", None, None, "A - B"),
+    ("Electrical - Overview | Occupational Safety and Health Administration", None, "www.osha.gov",
+     "Electrical - Overview"),                                        # the host's initials
+    ("Overview | Office of Safety Health Administration Topics", None, "www.osha.gov",
+     "Overview | Office of Safety Health Administration Topics"),     # "oshat": not the site
 ])
 def test_strip_site_suffix(title, site, host, out):
     assert strip_site_suffix(title, site, host) == out
@@ -216,11 +220,55 @@ def test_malformed_json_ld_is_tolerated():
     assert m.title == "H" and m.author == "A Writer" and m.type == "Article"
 
 
+def test_byte_scan_reads_tags_as_the_parser_does():
+    """<meta>, <link> and JSON-LD come from the page's bytes: what the HTML parser would not make
+    a tag (comments, script and style text, RCDATA, svg/template subtrees) is not read; attribute
+    values are decoded as the parser decodes them; what sits in the body is read too."""
+    html = """<html lang=de><head><!-- <meta name="author" content="Commented Out"> -->
+<script>var s = '<meta name="description" content="In a script">';</script>
+<style>/* <meta property="og:title" content="In a style"> */</style>
+<title>A &lt;meta name=keywords content=no&gt; title</title>
+<meta property="og:title" content='Tom &amp; Jerry "Live"'>
+<META NAME="Author" CONTENT="Ana&#32;Lima">
+<meta name=twitter:description content=unquoted>
+<meta name="description" content="line one\r\nline two">
+<base href="https://cdn.example/"><base href="https://second.example/">
+<link rel="canonical" href="/a?x=1&amp;y=2">
+</head><body><svg><meta name="publisher" content="in svg"></svg>
+<template><meta name="category" content="in template"></template>
+<div data-x='a > b'><h1>Tom &amp; Jerry</h1></div>
+<meta itemprop="datePublished" content="2024-02-03">
+<script type="application/ld&#x2B;json">{"@type": "Article", "headline": "From JSON-LD"}</script>
+</body></html>"""
+    d = fastx.parse(html)
+    metas, multi, recs = fastx._core.meta_scan(d)
+    assert metas["og:title"] == 'Tom & Jerry "Live"'
+    assert metas["author"] == "Ana Lima" and multi["author"] == ["Ana Lima"]
+    assert metas["twitter:description"] == "unquoted"
+    assert metas["description"] == "line one\nline two"
+    assert metas["datepublished"] == "2024-02-03"
+    for absent in ("publisher", "category", "keywords"):
+        assert absent not in metas
+    assert [r[2] for r in recs if r[0] == 9] == ["https://cdn.example/"]       # the first <base>
+    assert [r[2] for r in recs if r[0] == 1] == ["/a?x=1&y=2"]
+    assert [r[2] for r in recs if r[0] == 3] == ["de"]
+    assert [r[2] for r in recs if r[0] == 2] == ['{"@type": "Article", "headline": "From JSON-LD"}']
+    # every <meta> lexbor makes is read, with the same value
+    for node in d.parser.css("meta"):
+        a = node.attributes
+        key = (a.get("property") or a.get("name") or a.get("itemprop") or "").lower()
+        if key in ("og:title", "author", "description", "datepublished"):
+            assert metas[key] == a["content"].replace("\r\n", "\n").strip()
+    m = extract_metadata(d)
+    assert m.author == "Ana Lima" and m.date == "2024-02-03" and m.language == "de"
+
+
 def test_hostile_pages_stay_bounded():
     many = "".join(f"<meta name='k{i}' content='{'v' * 50}'>" for i in range(5000))
     deep = "<div class='author'>" * 3000 + "By Deep Name" + "</div>" * 3000
     hints = "".join(f"<span class='date'>{i}</span>" for i in range(20000))
-    for html in (many, deep, hints, "<script type='application/ld+json'>" + "[" * 100000 + "</script>",
+    tags = "<s" * 200000 + "<meta a" * 100000 + "<!-" * 100000     # each '<' opens a name that never ends
+    for html in (many, deep, hints, tags, "<script type='application/ld+json'>" + "[" * 100000 + "</script>",
                  "<html lang='" + "x" * 10000 + "'>", ""):
         m = meta(html)
         assert isinstance(m, Metadata)

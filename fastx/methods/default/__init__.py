@@ -29,7 +29,14 @@ A gradient-boosted tree ensemble, trained offline by ``benchmarks/train.py``
 (LightGBM, soft labels from ``fastx._labels``) on the training split of the
 dev corpora, maps each vector to log-odds; ``_core.gbt_predict`` evaluates it
 from flat arrays shipped in ``fastx/data/default_model.npz``, with early exit
-for units whose decision is already certain.  Units whose probability
+for units whose decision is already certain.  Two stages (stacked
+generalization, Wolpert 1992): the first ensemble scores every unit alone; the
+second reads the unit's row and its context in those scores
+(``_core.default_context``: per enclosing container, the mean, kept share and
+largest first-stage probability of the units inside it; the neighbours' and
+the page's), so that one short item of a product page, a listing or a forum
+thread is judged with the items around it.  The second stage trains on
+out-of-fold first-stage scores, as it sees them on unseen pages.  Units whose probability
 reaches the threshold of the page's most probable type are kept (articles use
 the model's global pair; each other type a pair chosen on out-of-fold
 predictions of its training pages), unless no unit of the page reaches the
@@ -44,8 +51,9 @@ Model file (numpy ``.npz``, no pickles): complete binary trees of one depth D,
 breadth-first: ``depth``; ``feat`` (int32, trees x 2^D-1: feature tested);
 ``thr`` (float32, same shape: the first child when x <= thr; LightGBM's
 double thresholds rounded down to float32, which is exact for float32
-features); ``leaf`` (float32, trees x 2^D); ``exit_at``/``exit_margin`` (the
-early-exit schedule); ``threshold`` (a unit's probability to be kept) and
+features); ``leaf`` (float32, trees x 2^D); ``first_feat``/``first_thr``/``first_leaf`` (the
+first stage, same layout and depth; zero trees: a single stage: ``feat``, ``thr`` and
+``leaf`` score X itself); ``exit_at``/``exit_margin`` (the early-exit schedule of the last stage); ``threshold`` (a unit's probability to be kept) and
 ``page_threshold`` (the probability the page's best unit needs, else the page
 has no main content); ``type_thresholds`` (page types x 2: the pair per page
 type, PAGE_TYPES order; empty: the global pair everywhere); ``feature_names`` (checked against the kernel's at
@@ -69,9 +77,9 @@ from . import page_type as _page_type
 from .. import register
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "default_model.npz"
-MODEL_VERSION = 3
-_ARRAYS = ("depth", "feat", "thr", "leaf", "exit_at", "exit_margin", "threshold", "page_threshold",
-           "type_thresholds", "feature_names", "version")
+MODEL_VERSION = 4
+_ARRAYS = ("depth", "feat", "thr", "leaf", "first_feat", "first_thr", "first_leaf", "exit_at", "exit_margin",
+           "threshold", "page_threshold", "type_thresholds", "feature_names", "version")
 _CACHE: dict = {}
 
 
@@ -88,7 +96,7 @@ class DefaultModel:
     """The tree ensemble of the ``default`` method (see the module docstring)."""
 
     def __init__(self, depth, feat, thr, leaf, threshold, exit_at=(), exit_margin=(), page_threshold=0.0,
-                 type_thresholds=None):
+                 type_thresholds=None, first=None):
         self.depth = int(depth)
         self.feat = np.ascontiguousarray(feat, dtype=np.int32)
         self.thr = np.ascontiguousarray(thr, dtype=np.float32)
@@ -97,7 +105,12 @@ class DefaultModel:
         self.exit_margin = np.ascontiguousarray(exit_margin, dtype=np.float32)
         self.threshold = float(threshold)
         self.page_threshold = float(page_threshold)
-        if self.feat.size and self.feat.max() >= len(_core.FEATURE_NAMES):
+        # `first`: (feat, thr, leaf) of the first stage (None or zero trees: one stage)
+        self.first = None if first is None or not np.size(first[0]) else tuple(
+            np.ascontiguousarray(a, dtype=t) for a, t in zip(first, (np.int32, np.float32, np.float32)))
+        if self.first is not None and self.first[0].max() >= len(_core.FEATURE_NAMES):
+            raise ModelError("a first-stage tree tests a feature the kernel does not compute")
+        if self.feat.size and self.feat.max() >= len(self.feature_names):
             raise ModelError("a tree tests a feature the kernel does not compute")
         if (np.diff(self.exit_at) <= 0).any() or (self.exit_margin < 0).any():
             raise ModelError("the early-exit schedule must be increasing tree counts with margins >= 0")
@@ -119,6 +132,7 @@ class DefaultModel:
         try:
             self._trees = _core.gbt_model(self.depth, self.feat, self.thr, self.leaf, self.exit_at,
                                           self.exit_margin)
+            self._first = None if self.first is None else _core.gbt_model(self.depth, *self.first)
         except ValueError as exc:
             raise ModelError(f"malformed tree arrays: {exc}") from exc
 
@@ -126,9 +140,26 @@ class DefaultModel:
     def trees(self) -> int:
         return self.feat.shape[0]
 
+    @property
+    def feature_names(self) -> tuple:
+        """The columns the last stage reads: FEATURE_NAMES, then CONTEXT_FEATURE_NAMES when staged."""
+        return tuple(_core.FEATURE_NAMES) + (() if self.first is None else tuple(_core.CONTEXT_FEATURE_NAMES))
+
+    def first_log_odds(self, X) -> np.ndarray:
+        """The first stage's log-odds per unit (row of X); None for a one-stage model."""
+        return None if self._first is None else _core.gbt_predict(self._first, X)
+
+    def rows(self, parent, units, X) -> np.ndarray:
+        """The rows the last stage scores: X itself, or with a first stage, X and the context of
+        its scores (``_core.default_context``; `parent`: the page's ``Doc.parent``, `units`: the
+        units' block elements)."""
+        if self._first is None:
+            return X
+        return _core.default_context(parent, units, X, self.first_log_odds(X))
+
     def log_odds(self, X, early_exit: bool = False) -> np.ndarray:
-        """Log-odds per unit (row of X).  With `early_exit`, a unit whose
-        decisions at the model's thresholds are settled keeps its partial sum."""
+        """Log-odds per unit of the last stage (X: its rows, see `rows`).  With `early_exit`, a
+        unit whose decisions at the model's thresholds are settled keeps its partial sum."""
         cuts = (logit(self.threshold), logit(self.page_threshold)) if early_exit else ()
         return _core.gbt_predict(self._trees, X, cuts)
 
@@ -142,38 +173,48 @@ class DefaultModel:
         own = threshold is None and page_threshold is None     # the model's own decisions
         return _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6,
                                   _page_type.shipped() if page_types is None else page_types,
-                                  self._type_cuts if own else None, own)
+                                  self._type_cuts if own else None, own, self._first)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as z:
-                a = {k: z[k] for k in _ARRAYS}
+                one_stage = "version" in z.files and int(z["version"]) == 3      # before the context stage
+                a = {k: z[k] for k in _ARRAYS if not (one_stage and k.startswith("first_"))}
         except (OSError, ValueError, KeyError) as exc:
             raise ModelError(f"cannot read the default model {path}: {exc}; regenerate it with "
                              "`python benchmarks/train.py`") from exc
+        if one_stage:
+            a["first_feat"] = a["first_thr"] = a["first_leaf"] = np.zeros((0, 0))
+            a["version"] = np.int32(MODEL_VERSION)
         if int(a["version"]) != MODEL_VERSION:
             raise ModelError(f"{path} is model version {int(a['version'])}, fastx reads version {MODEL_VERSION}; "
                              "regenerate it with `python benchmarks/train.py`")
-        if tuple(str(s) for s in a["feature_names"]) != tuple(_core.FEATURE_NAMES):
+        names = tuple(_core.FEATURE_NAMES) + (tuple(_core.CONTEXT_FEATURE_NAMES) if a["first_feat"].size else ())
+        if tuple(str(s) for s in a["feature_names"]) != names:
             raise ModelError(f"{path} was trained on other features than this build computes; "
                              "regenerate it with `python benchmarks/train.py`")
         return cls(a["depth"], a["feat"], a["thr"], a["leaf"], a["threshold"], a["exit_at"], a["exit_margin"],
-                   a["page_threshold"], a["type_thresholds"])
+                   a["page_threshold"], a["type_thresholds"], (a["first_feat"], a["first_thr"], a["first_leaf"]))
 
     def save(self, path: "str | Path") -> None:
+        inner = (1 << self.depth) - 1
+        first = self.first or (np.zeros((0, inner), np.int32), np.zeros((0, inner), np.float32),
+                               np.zeros((0, inner + 1), np.float32))
         with open(path, "wb") as fh:
             np.savez_compressed(fh, depth=np.int32(self.depth), feat=self.feat, thr=self.thr, leaf=self.leaf,
+                                first_feat=first[0], first_thr=first[1], first_leaf=first[2],
                                 exit_at=self.exit_at, exit_margin=self.exit_margin,
                                 threshold=np.float64(self.threshold),
                                 page_threshold=np.float64(self.page_threshold),
                                 type_thresholds=(np.zeros((0, 2)) if self.type_thresholds is None
                                                  else self.type_thresholds),
-                                feature_names=np.array(_core.FEATURE_NAMES), version=np.int32(MODEL_VERSION))
+                                feature_names=np.array(self.feature_names), version=np.int32(MODEL_VERSION))
 
     def __repr__(self):
-        return (f"<DefaultModel trees={self.trees} depth={self.depth} threshold={self.threshold:.2f} "
+        return (f"<DefaultModel trees={self.trees}{'' if self.first is None else f'+{len(self.first[0])}'} "
+                f"depth={self.depth} threshold={self.threshold:.2f} "
                 f"page_threshold={self.page_threshold:.2f}>")
 
 

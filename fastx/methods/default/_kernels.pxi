@@ -1673,6 +1673,129 @@ def gbt_predict(_GbtModel model, object X, object cuts=()):
     return model.predict(X, cuts[0], cuts[len(cuts) - 1], True)
 
 
+# ---------------------------------------------------------------- context stage (stacking)
+
+DEF _GBT_CTX_LEVELS = 4        # containers described: the unit's block's 1st..4th ancestor
+# the context columns of the second stage (after FEATURE_NAMES): per container level k, the
+# first stage's probabilities of the units inside the container -- their mean weighted by
+# characters, the characters' share in units the first stage keeps (p >= 0.5), the largest, and
+# log(1 + units) --; the probabilities of the two units before and after in reading order (-1:
+# none); the page's largest, character-weighted mean and kept share; the unit's own log-odds
+CONTEXT_FEATURE_NAMES = (
+    [f"c{k}_{f}" for k in range(1, _GBT_CTX_LEVELS + 1) for f in ("mean", "kept", "max", "units")]
+    + ["ctx_prev2", "ctx_prev", "ctx_next", "ctx_next2", "page_max", "page_mean", "page_kept", "z_first"]
+)
+DEF GBT_NCTX = 4 * _GBT_CTX_LEVELS + 8
+
+
+cdef void _gbt_context(float *X2, const float *X, Py_ssize_t m, const int32_t *units, const double *z,
+                       Py_ssize_t n, const int32_t *parent, double *acc) noexcept nogil:
+    """The second stage's rows: X's row (GBT_NFEAT columns) then the context columns
+    (CONTEXT_FEATURE_NAMES) from the first stage's log-odds z.  `acc`: scratch of 5n doubles.
+
+    Stacking (Wolpert's stacked generalization): a unit of a product page or a listing is one
+    short item among many, scored alone; its container's scores say whether it sits in the
+    content.  Sums over each element's subtree in one reverse preorder sweep (parent[i] < i:
+    children before parents), then each unit reads its ancestors'."""
+    cdef double *spc = acc
+    cdef double *sc = acc + n
+    cdef double *sk = acc + 2 * n
+    cdef double *mx = acc + 3 * n
+    cdef double *cnt = acc + 4 * n
+    cdef Py_ssize_t u, i, a, k, pa, F2 = GBT_NFEAT + GBT_NCTX
+    cdef double p, c, pmax = 0.0, tpc = 0.0, tc = 0.0, tk = 0.0
+    cdef float *x
+    memset(acc, 0, 5 * n * sizeof(double))
+    for u in range(m):
+        p = 1.0 / (1.0 + exp(-z[u]))
+        c = X[u * GBT_NFEAT + _GF_U]
+        if c < 0:
+            c = 0
+        a = units[u]
+        spc[a] += p * c
+        sc[a] += c
+        if z[u] >= 0:
+            sk[a] += c
+            tk += c
+        if p > mx[a]:
+            mx[a] = p
+        cnt[a] += 1
+        tpc += p * c
+        tc += c
+        if p > pmax:
+            pmax = p
+    for i in range(n - 1, 0, -1):
+        pa = parent[i]
+        if pa >= 0:
+            spc[pa] += spc[i]
+            sc[pa] += sc[i]
+            sk[pa] += sk[i]
+            cnt[pa] += cnt[i]
+            if mx[i] > mx[pa]:
+                mx[pa] = mx[i]
+    for u in range(m):
+        x = X2 + u * F2
+        memcpy(x, X + u * GBT_NFEAT, GBT_NFEAT * sizeof(float))
+        x += GBT_NFEAT
+        a = units[u]
+        for k in range(_GBT_CTX_LEVELS):
+            if parent[a] >= 0:
+                a = parent[a]
+            x[4 * k + 0] = _gbt_ratio(spc[a], sc[a])
+            x[4 * k + 1] = _gbt_ratio(sk[a], sc[a])
+            x[4 * k + 2] = <float>mx[a]
+            x[4 * k + 3] = <float>log1p(cnt[a])
+        x += 4 * _GBT_CTX_LEVELS
+        x[0] = <float>(1.0 / (1.0 + exp(-z[u - 2]))) if u >= 2 else -1.0
+        x[1] = <float>(1.0 / (1.0 + exp(-z[u - 1]))) if u >= 1 else -1.0
+        x[2] = <float>(1.0 / (1.0 + exp(-z[u + 1]))) if u + 1 < m else -1.0
+        x[3] = <float>(1.0 / (1.0 + exp(-z[u + 2]))) if u + 2 < m else -1.0
+        x[4] = <float>pmax
+        x[5] = _gbt_ratio(tpc, tc)
+        x[6] = _gbt_ratio(tk, tc)
+        x[7] = <float>z[u]
+
+
+cdef object _gbt_context_rows(object parent, object units, object X, object z):
+    """(units, GBT_NFEAT + GBT_NCTX) float32: see default_context."""
+    cdef cnp.ndarray pa = np.ascontiguousarray(parent, dtype=np.int32)
+    cdef cnp.ndarray un = np.ascontiguousarray(units, dtype=np.int32)
+    cdef cnp.ndarray x = np.ascontiguousarray(X, dtype=np.float32)
+    cdef cnp.ndarray zz = np.ascontiguousarray(z, dtype=np.float64)
+    cdef Py_ssize_t m = un.shape[0], n = pa.shape[0], u
+    if x.ndim != 2 or x.shape[0] != m or (m and x.shape[1] != GBT_NFEAT) or zz.shape[0] != m:
+        raise ValueError(f"default_context: X must be (units, {GBT_NFEAT}) and z one score per unit")
+    cdef const int32_t *up = <const int32_t *>cnp.PyArray_DATA(un)
+    cdef const int32_t *pp = <const int32_t *>cnp.PyArray_DATA(pa)
+    for u in range(m):
+        if not 0 <= up[u] < n:
+            raise ValueError("default_context: a unit's block element is not a node of the page")
+    for u in range(n):
+        if pp[u] >= u:
+            raise ValueError("default_context: parent must be a preorder parent array (parent[i] < i)")
+    out = np.empty((m, GBT_NFEAT + GBT_NCTX), dtype=np.float32)
+    if m == 0:
+        return out
+    cdef double *acc = <double *>malloc(5 * n * sizeof(double) + 1)
+    if acc == NULL:
+        raise MemoryError()
+    cdef float *op = <float *>cnp.PyArray_DATA(out)
+    cdef const float *xp = <const float *>cnp.PyArray_DATA(x)
+    cdef const double *zp = <const double *>cnp.PyArray_DATA(zz)
+    with nogil:
+        _gbt_context(op, xp, m, up, zp, n, pp, acc)
+    free(acc)
+    return out
+
+
+def default_context(object parent, object units, object X, object z):
+    """The second (context) stage's input rows: ``X`` (units, len(FEATURE_NAMES)) from
+    `default_features`, then the CONTEXT_FEATURE_NAMES columns computed from the first stage's
+    log-odds `z` per unit, the units' block elements `units` and the page's preorder `parent`
+    array (``Doc.parent``).  float32 (units, len(FEATURE_NAMES) + len(CONTEXT_FEATURE_NAMES))."""
+    return _gbt_context_rows(parent, units, X, z)
+
+
 cdef inline bint _gbt_reads_like_title(const float *x, double min_overlap) noexcept nogil:
     """A short unit (at most _GBT_SCAN_MAX words, all compared) whose tokens are mostly
     title tokens and that covers most of the title (both >= min_overlap)."""
@@ -1750,7 +1873,7 @@ cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, cons
 
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
-                 bint fallback=True):
+                 bint fallback=True, object first=None):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
@@ -1760,12 +1883,57 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     and the node mask (a node is kept with its unit).
     `type_cuts`: (cut, page_cut) per page type (rows in PAGE_TYPES order),
     used instead of `cut`/`page_cut` for the most probable type.
-    The units are featured and scored block by block (`_gbt_features`): memory beyond
-    the Doc and the mask does not grow with the number of units."""
-    return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback)
+    `first`: a first-stage ensemble; `model` is then the context stage, scoring the
+    `default_context` rows built from the first stage's log-odds (stacking).
+    One stage: the units are featured and scored block by block (`_gbt_features`), so that
+    memory beyond the Doc and the mask does not grow with the number of units; two stages:
+    the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
+    if first is None:
+        return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback)
+    unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
+    if page_types is not None and units_arr.shape[0]:
+        probs = page_types(d, page_arr)
+        X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
+        if type_cuts is not None:
+            cut, page_cut = type_cuts[int(np.argmax(probs))]
+    cdef Py_ssize_t m = units_arr.shape[0], n = d.n
+    keep = np.zeros(n, dtype=np.uint8)
+    if m == 0:
+        return keep
+    cdef const float *xp = <const float *>cnp.PyArray_DATA(X_arr)
+    cdef _GbtModel first_stage = <_GbtModel?>first
+    cdef double *cacc
+    cdef float *cx
+    cdef const int32_t *cu
+    cdef const double *cz
+    z1 = first_stage.predict(X_arr, 0.0, 0.0, False)
+    X_in = np.empty((m, GBT_NFEAT + GBT_NCTX), dtype=np.float32)
+    cacc = <double *>malloc(5 * n * sizeof(double) + 1)
+    if cacc == NULL:
+        raise MemoryError()
+    cx = <float *>cnp.PyArray_DATA(X_in)
+    cu = <const int32_t *>cnp.PyArray_DATA(units_arr)
+    cz = <const double *>cnp.PyArray_DATA(z1)
+    with nogil:
+        _gbt_context(cx, xp, m, cu, cz, n, d.c_parent, cacc)
+    free(cacc)
+    z = model.predict(X_in, cut, page_cut, True)
+    cdef const double *zp = <const double *>cnp.PyArray_DATA(z)
+    cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
+    cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
+    cdef uint8_t *ub = <uint8_t *>malloc(m)
+    cdef _GbtKeepState ks
+    if ub == NULL:
+        raise MemoryError()
+    with nogil:
+        _gbt_keep_init(&ks)
+        _gbt_keep_block(&ks, xp, zp, 0, m, cut, page_cut, min_overlap, ub)
+        _gbt_keep_mask(&ks, ub, n, uo, headline, fallback, kp)
+    free(ub)
+    return keep
 
 
-if len(FEATURE_NAMES) != GBT_NFEAT:
+if len(FEATURE_NAMES) != GBT_NFEAT or len(CONTEXT_FEATURE_NAMES) != GBT_NCTX:
     raise ImportError(f"fastx._core: {len(FEATURE_NAMES)} feature names for {GBT_NFEAT} features")
 if len(PAGE_FEATURE_NAMES) != GBT_NPAGE or len(PAGE_TAG_CLASSES) != _GBT_NPTAG \
         or max(_GBT_PAGE_TAGS.values()) != _GBT_NPTAG or len(PAGE_TYPES) != _GBT_NTYPES:

@@ -105,7 +105,8 @@ def explain_default(doc, top: int = 4, **params) -> dict:
     feat_params = inspect.signature(dm.features).parameters
     unit_of, units, X = dm.features(doc, **{k: v for k, v in params.items() if k in feat_params and k != "doc"})
     n, nu = doc.n, len(units)
-    names = _core.FEATURE_NAMES
+    X = m.rows(np.asarray(doc.parent), units, X) if nu else X    # a two-stage model: the context stage's rows
+    names = list(m.feature_names)
     if thr is None and nu and params.get("page_threshold") is None:
         types = tuple(getattr(_core, "PAGE_TYPES", ()))
         if types and all(f"pt_{t}" in names for t in types) and len(m.type_thresholds) == len(types):

@@ -147,6 +147,9 @@ INTERACTIVE_TAGS = ("form", "fieldset", "legend", "input", "select", "menu", "op
 AUXILIARY_TAGS = ("script", "noscript", "style", "link", "meta")
 
 _DROP_TABLE = None
+RECORD_ATTRS = 3      # step b'): a template record holds at least this many elements with attributes
+RECORD_MEMBERS = True
+RECORD_SHARE = 0.5    # step b'): records taking more of the kept text are the page's content
 
 
 def tag_table(names) -> np.ndarray:
@@ -186,6 +189,30 @@ def hashes(doc, digits: bool = False):
         h = _core.subtree_hashes(doc, preprocess(doc), bool(digits))
         doc.cache[key] = h
     return h
+
+
+def record_keys(doc):
+    """(skel, nattr, shape) of ``_core.record_keys`` on the preprocessed Doc (memoized): the
+    template-record shape keys of step b'."""
+    k = doc.cache.get("layout.records")
+    if k is None:
+        k = _core.record_keys(doc, preprocess(doc))
+        doc.cache["layout.records"] = k
+    return k
+
+
+def template_records(doc, keep, ref_keys, share: float = RECORD_SHARE) -> np.ndarray:
+    """Step b') on the kept mask of step b): uint8 mask of the template records to delete.
+
+    A record is an alive element holding at least RECORD_ATTRS elements with
+    attributes whose shape key (``record_keys``) equals that of an element of a
+    reference (`ref_keys`: the references' keys, one array); which of them go is
+    ``_core.template_records``."""
+    skel, nattr, shape = record_keys(doc)
+    is_el = doc.kind == _core.KIND_ELEMENT
+    rich = preprocess(doc) & is_el & (nattr >= RECORD_ATTRS)
+    record = (rich + (rich & np.isin(skel, ref_keys))).astype(np.uint8)
+    return _core.template_records(doc, keep, record, shape, float(share), RECORD_MEMBERS)
 
 
 # ---------------------------------------------------------------- URL similarity (step d)
@@ -272,7 +299,7 @@ COPY_SHARE = 0.9      # a reference deleting this share of the target's text is 
 
 def layout_keep(doc, reference=None, link_ratio: float = 0.3, link_rules: bool = True,
                 refine: bool = False, line_width: int = 3, line_threshold: int = 86,
-                digits: bool = False) -> np.ndarray:
+                digits: bool = False, records: bool = True) -> np.ndarray:
     """Keep mask of the layout-similarity algorithm on a target Doc and a reference Doc,
     an iterable of reference Docs, or None.
 
@@ -286,6 +313,7 @@ def layout_keep(doc, reference=None, link_ratio: float = 0.3, link_rules: bool =
     keep = alive.copy()
     refs = () if reference is None else ((reference,) if isinstance(reference, _core.Doc) else reference)
     full = None
+    ref_keys = []
     for ref in refs if doc.n else ():
         if full is None:
             is_text = doc.kind == _core.KIND_TEXT
@@ -296,8 +324,13 @@ def layout_keep(doc, reference=None, link_ratio: float = 0.3, link_rules: bool =
         if total and int((chars * deleted).sum()) >= COPY_SHARE * total:
             continue
         keep &= deleted ^ 1
+        if records:
+            skel = record_keys(ref)[0]
+            ref_keys.append(skel[(preprocess(ref) & (ref.kind == _core.KIND_ELEMENT)).astype(bool)])
     if full is not None and not (keep & is_text).any():
         keep = alive.copy()
+    elif ref_keys:
+        keep &= template_records(doc, keep, np.unique(np.concatenate(ref_keys))) ^ 1
     if link_rules:
         keep = _core.link_rules(doc, keep, float(link_ratio))
     if refine:
@@ -309,7 +342,7 @@ def layout_keep(doc, reference=None, link_ratio: float = 0.3, link_rules: bool =
                     "link rules (Yang et al.; pass reference= or references=)")
 def layout(doc, reference=None, references=None, link_ratio: float = 0.3, link_rules: bool = True,
            refine: bool = False, line_width: int = 3, line_threshold: int = 86,
-           n_references: int | None = None, digits: bool = False):
+           n_references: int | None = None, digits: bool = False, records: bool = True):
     """Layout similarity extraction (seeds/002, Sect. 2.2 a-d).
 
     reference: the reference page (HTML str/bytes or a Doc) of the same site
@@ -322,6 +355,8 @@ def layout(doc, reference=None, references=None, link_ratio: float = 0.3, link_r
         paper's single most URL-similar reference).
     digits: False (default): texts and attribute values equal but for
         their runs of digits count as identical (counters, dates, ids).
+    records: also delete the template record lists (step b', after the
+        deletion; fastx's addition, see the module docstring).
     link_ratio: rule 1's link text ratio threshold (paper: 0.25-0.3).
     link_rules: apply rules 1 and 2 after the deletion.
     refine: also apply the line-block distribution function (``line_width``
@@ -345,4 +380,5 @@ def layout(doc, reference=None, references=None, link_ratio: float = 0.3, link_r
         ref_doc = (_as_doc(page, url) for url, page in ranked[:n_references])   # one parsed at a time
     elif reference is not None:
         ref_doc = _as_doc(reference)
-    return layout_keep(doc, ref_doc, link_ratio, link_rules, refine, line_width, line_threshold, digits)
+    return layout_keep(doc, ref_doc, link_ratio, link_rules, refine, line_width, line_threshold, digits,
+                       bool(records))

@@ -416,3 +416,205 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
             if kind[i] == LXB_TEXT and k2[i] and (line_of[i] < 0 or not sel[line_of[i]]):
                 k2[i] = 0
     return out
+
+
+def record_keys(Doc d, const uint8_t[::1] alive):
+    """Shape keys of the template records (layout step b', see the module docstring).
+
+    Returns (skel, nattr, shape): skel[i], for an alive element, hashes its tag, its
+    attribute names (order ignored), its class value (runs of digits as one
+    digit) and the ordered skel keys of its alive element children, a run of
+    consecutive equal children counting once; texts and other attribute
+    values are left out, so two records of one template (a comment, a related
+    story) filled with different data, one or several paragraphs, have equal
+    keys.  nattr[i]: the alive elements with attributes in i's subtree;
+    shape[i]: tag, attribute names and the first class name (the item's
+    kind without its modifiers: "comment" of "comment listFirst").
+    One reverse sweep, as ``subtree_hashes``.
+    """
+    cdef Py_ssize_t i, p, n = d.n
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint8_t *kind = d.c_kind
+    cdef const uint64_t *ptr = d.c_ptr
+    cdef fx_attr *a
+    cdef const unsigned char *s
+    cdef size_t ln
+    cdef uint64_t names, cls, cls1, sh
+    cdef size_t k0, k1
+    cdef int32_t na
+    skel_arr = np.zeros(n, dtype=np.uint64)
+    shape_arr = np.zeros(n, dtype=np.uint64)
+    nattr_arr = np.zeros(n, dtype=np.int32)
+    acc_arr = np.zeros(n, dtype=np.uint64)
+    last_arr = np.zeros(n, dtype=np.uint64)
+    cnt_arr = np.zeros(n, dtype=np.uint64)
+    cdef uint64_t[::1] skel = skel_arr
+    cdef uint64_t[::1] shape = shape_arr
+    cdef int32_t[::1] nattr = nattr_arr
+    cdef uint64_t[::1] acc = acc_arr
+    cdef uint64_t[::1] last = last_arr
+    cdef uint64_t[::1] cnt = cnt_arr
+    with nogil:
+        for i in range(n - 1, -1, -1):
+            if not alive[i] or kind[i] != LXB_ELEMENT:
+                continue
+            names = 0
+            cls = 0
+            cls1 = 0
+            na = 0
+            a = (<fx_element *><uintptr_t>ptr[i]).first_attr
+            while a != NULL:
+                s = _attr_name(a, &ln)
+                if s != NULL:
+                    names += _layout_mix(_layout_fnv64(0xCBF29CE484222325ULL, s, ln), 1)
+                    if ln == 5 and s[0] == b'c' and s[1] == b'l' and s[2] == b'a' and s[3] == b's' and s[4] == b's' \
+                            and a.value != NULL and a.value.data != NULL:
+                        cls = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, a.value.data, a.value.length)
+                        k0 = 0
+                        while k0 < a.value.length and a.value.data[k0] <= 32:
+                            k0 += 1
+                        k1 = k0
+                        while k1 < a.value.length and a.value.data[k1] > 32:
+                            k1 += 1
+                        cls1 = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, a.value.data + k0, k1 - k0)
+                na = 1
+                a = a.next
+            sh = _layout_mix(_layout_mix(<uint64_t>tag[i] + 1, names), cls)
+            shape[i] = _layout_mix(_layout_mix(<uint64_t>tag[i] + 1, names), cls1)
+            skel[i] = _layout_mix(_layout_mix(sh, acc[i]), cnt[i])
+            nattr[i] += na
+            p = parent[i]
+            if p >= 0:
+                nattr[p] += nattr[i]
+                if cnt[p] and last[p] == skel[i]:
+                    continue                  # a run of equal children counts once
+                last[p] = skel[i]
+                acc[p] = acc[p] * _LAYOUT_ORDER + skel[i]
+                cnt[p] += 1
+    return skel_arr, nattr_arr, shape_arr
+
+
+def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
+                     const uint64_t[::1] shape, double share=0.5, bint members=True):
+    """Template record lists of layout step b' (module docstring); returns a uint8 mask (1 = delete).
+
+    `record[i]`: 2 when alive element i is a template record (its
+    ``record_keys`` skel equals a reference element's, and at least three
+    elements of it carry attributes), 1 when it only has the three such
+    elements, 0 otherwise.  The members of an element P are its children
+    with record 2 and, with `members`, those with record 1 and the `shape`
+    (``record_keys``: tag, attribute names, first class name) of P's first
+    or last record-2 child (the same template item whose content differs in
+    structure: a comment with a link in it).  P is a list
+    when it has two or more members, one at least a record-2 child, one at
+    least kept, and every kept child holding kept text is a member; its
+    kept members go when P lies after the main text container C (neither
+    holding the other).  C is the element whose child blocks hold the most
+    kept text outside any list (the parent of the block ancestor of each
+    kept text node is credited).  Nothing goes when the lists would take
+    more than `share` of the kept text (the page is then a list of records:
+    a forum thread, a product grid).
+    """
+    cdef Py_ssize_t i, p, b, c = -1, n = d.n
+    cdef const int32_t *parent = d.c_parent
+    cdef const int32_t *end = d.c_end
+    cdef const int32_t *tag = d.c_tag
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int32_t *chars = d.c_chars
+    cdef int64_t total = 0, gone = 0, best = 0
+    out = np.zeros(n, dtype=np.uint8)
+    cdef uint8_t[::1] dele = out
+    if n == 0:
+        return out
+    blk_arr = block_ancestors(d)
+    cdef const int32_t[::1] blk = blk_arr
+    kt_arr = np.zeros(n, dtype=np.int64)
+    nrec_arr = np.zeros(n, dtype=np.int32)
+    nmem_arr = np.zeros(n, dtype=np.int32)
+    nkept_arr = np.zeros(n, dtype=np.int32)
+    first_arr = np.zeros(n, dtype=np.uint64)
+    last_arr = np.zeros(n, dtype=np.uint64)
+    impure_arr = np.zeros(n, dtype=np.uint8)
+    member_arr = np.zeros(n, dtype=np.uint8)
+    credit_arr = np.zeros(n, dtype=np.int64)
+    ltext_arr = np.zeros(n, dtype=np.int64)
+    cdef int64_t[::1] kt = kt_arr
+    cdef int64_t[::1] ltext = ltext_arr
+    cdef int32_t[::1] nrec = nrec_arr
+    cdef int32_t[::1] nmem = nmem_arr
+    cdef int32_t[::1] nkept = nkept_arr
+    cdef uint64_t[::1] first = first_arr
+    cdef uint64_t[::1] last = last_arr
+    cdef uint8_t[::1] impure = impure_arr
+    cdef uint8_t[::1] member = member_arr
+    cdef int64_t[::1] credit = credit_arr
+    with nogil:
+        # kept text of every subtree; the shapes of each parent's first and last record-2 children
+        for i in range(n - 1, -1, -1):
+            if keep[i] and kind[i] == LXB_TEXT:
+                kt[i] += chars[i]
+                total += chars[i]
+            p = parent[i]
+            if p < 0:
+                continue
+            kt[p] += kt[i]
+            if record[i] == 2:
+                if nrec[p] == 0:
+                    last[p] = shape[i]
+                first[p] = shape[i]       # reverse order: the first child in the end
+                nrec[p] += 1
+        # members, kept members and impurity of every parent
+        for i in range(n):
+            p = parent[i]
+            if p < 0:
+                continue
+            if record[i] == 2 or (members and record[i] == 1 and nrec[p] > 0
+                                  and (shape[i] == first[p] or shape[i] == last[p])):
+                member[i] = 1
+                nmem[p] += 1
+                if keep[i]:
+                    nkept[p] += 1
+                    ltext[p] += kt[i]
+            elif keep[i] and kt[i] > 0:
+                impure[p] = 1
+        # the lists' kept members (marked; a list inside another list's member goes with it)
+        i = 0
+        while i < n:
+            p = parent[i]
+            if p >= 0 and member[i] and keep[i] and nrec[p] >= 1 and nmem[p] >= 2 and nkept[p] >= 1 \
+                    and not impure[p] and ltext[p] <= share * total:
+                for b in range(i, end[i]):
+                    dele[b] = 1
+                i = end[i]
+            else:
+                i += 1
+        # the main text container C
+        for i in range(n):
+            if keep[i] and kind[i] == LXB_TEXT and not dele[i]:
+                b = blk[i]
+                if b >= 0 and parent[b] >= 0:
+                    credit[parent[b]] += chars[i]
+        for i in range(n):
+            if credit[i] > best:
+                best = credit[i]
+                c = i
+        # lists inside, around or before C stay
+        i = 0
+        while i < n:
+            if dele[i] and (i == 0 or not dele[parent[i]]):
+                p = parent[i]
+                if c < 0 or p < end[c]:
+                    for b in range(i, end[i]):
+                        dele[b] = 0
+                else:
+                    for b in range(i, end[i]):
+                        if keep[b] and kind[b] == LXB_TEXT:
+                            gone += chars[b]
+                i = end[i]
+            else:
+                i += 1
+        if total and gone > share * total:
+            for i in range(n):
+                dele[i] = 0
+    return out

@@ -180,6 +180,9 @@ _CONTROLS = None
 # highlights": what the aggregation covers on purpose, not left to the SimHash test
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _HEADINGS = None
+# the parts a page wraps around its content: their leaves carry no characteristic (see `mute`)
+MUTE_TAGS = ("footer", "nav")
+_MUTE = None
 
 
 def _controls_table() -> np.ndarray:
@@ -190,6 +193,14 @@ def _controls_table() -> np.ndarray:
     return _CONTROLS
 
 
+def _mute_table() -> np.ndarray:
+    global _MUTE
+    if _MUTE is None:
+        from ..layout_similarity import tag_table
+        _MUTE = tag_table(MUTE_TAGS)
+    return _MUTE
+
+
 def _headings_table() -> np.ndarray:
     global _HEADINGS
     if _HEADINGS is None:
@@ -198,18 +209,22 @@ def _headings_table() -> np.ndarray:
     return _HEADINGS
 
 
-def leaf_counts(doc, characteristics=None, links: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def leaf_counts(doc, characteristics=None, links: bool = False,
+                prose: bool = True, mute: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(punc_num of Formula 1 per leaf, uint8 mask of the nodes inside form controls):
     the vvtc characteristics' counts, none for the leaves inside form controls
-    (Sect. 4.1's pruning) and, unless `links`, inside links (see the module
-    docstring).  One sweep in ``_core.vsse_leaf_counts``."""
+    (Sect. 4.1's pruning), unless `links`, inside links, with `prose`, for the
+    leaves whose marks outnumber their words, and with `mute`, for the leaves
+    inside <footer> and <nav> (MUTE_TAGS; see the module docstring).
+    One sweep in ``_core.vsse_leaf_counts``."""
     return _core.vsse_leaf_counts(doc, _chars.vvtc_counts(doc, characteristics), _controls_table(),
-                                  bool(links))
+                                  bool(links), bool(prose), *((_mute_table(),) if mute else ()))
 
 
-def punc_counts(doc, characteristics=None, links: bool = False) -> np.ndarray:
+def punc_counts(doc, characteristics=None, links: bool = False, prose: bool = True,
+                mute: bool = True) -> np.ndarray:
     """punc_num of Formula 1 per leaf (:func:`leaf_counts`' first array)."""
-    return leaf_counts(doc, characteristics, links)[0]
+    return leaf_counts(doc, characteristics, links, prose, mute)[0]
 
 
 def seeds(doc, T1: float = 0.8, characteristics=None, links: bool = False) -> np.ndarray:
@@ -228,7 +243,8 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
          refine: str = "links", characteristics=None, aggregation: str = "areas",
          join: float = 0.8, container: bool = True, links: bool = False, together: float = 3.0,
          floor: float = 0.1, headings: bool = True, share: float = 0.3, extend: float = 0.4,
-         found: bool = True):
+         found: bool = True, prose: bool = True, blocks: bool = True, headline: bool = True,
+         mute: bool = True):
     """Keep mask of VSSE over `doc` (see the module docstring).
 
     refine: Sect. 4.4's SimHash test over the area: "links" (default: the
@@ -256,6 +272,14 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
     extend, found: "areas": after the halving, the seeds down to `extend`
         times the best vvtc join the areas near them (0: none) and, with
         `found`, found areas of their own.
+    prose: the leaves whose punctuation marks outnumber their words (JSON,
+        code) carry no punctuation characteristic.
+    blocks: "areas": a seed's tag path ends at its paragraph (the nearest
+        block element), not at the inline element its text sits in.
+    headline: the heading (h1-h6) that repeats most of the page title is
+        content even when the areas left it out (``_core.vsse_headline``).
+    mute: the leaves inside <footer> and <nav> carry no characteristic (their
+        text stays when an area covers it).
     """
     if not isinstance(T1, (int, float)) or not 0.0 < T1 <= 1.0:
         raise InputError(f"T1 must be in (0, 1], got {T1!r}")
@@ -275,7 +299,7 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         raise InputError(f"share must be in [0, 1], got {share!r}")
     if not isinstance(join, (int, float)) or not 0.0 < join <= 1.0:
         raise InputError(f"join must be in (0, 1], got {join!r}")
-    counts, dropped = leaf_counts(doc, characteristics, links)
+    counts, dropped = leaf_counts(doc, characteristics, links, prose, mute)
     if not aggregate or aggregation == "pcs":
         s = _core.vvtc_seeds(doc, float(T1), counts)
     if not aggregate:
@@ -290,9 +314,11 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         order = pos[np.argsort(-v[pos], kind="stable")].astype(np.int32)
         keep, _ = _core.vsse_areas(doc, order, v, float(join), bool(container), float(T1),
                                    float(together) if together > 0 else 0.0, float(floor), float(share),
-                                   float(extend), bool(found))
+                                   float(extend), bool(found), bool(blocks))
     else:
         keep, _ = _core.vsse_aggregate(doc, s)
+    if headline and aggregate:
+        keep = _core.vsse_headline(doc, keep, doc.title, _headings_table())
     keep = keep & (dropped ^ 1)                                  # form controls go (Sect. 4.1)
     if refine != "none":
         # Sect. 4.4; with "links" only link text can go, and the headings are not judged

@@ -424,31 +424,51 @@ def vvtc(Doc d, object counts=None):
     return out
 
 
-def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint links=False):
+def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint links=False,
+                     bint prose=False, object mute_tags=None):
     """punc_num of Formula 1 as VSSE uses it, in one sweep: `counts` (int32 over the
     Doc) with 0 for the leaves inside a tag flagged in `drop_tags` (static tag id ->
-    1: the form controls Sect. 4.1's pruning removes) and, unless `links`, for the
-    leaves inside links.  Returns (counts int32, dropped uint8: 1 for the nodes
-    inside a dropped tag)."""
+    1: the form controls Sect. 4.1's pruning removes), unless `links`, for the
+    leaves inside links, and with `prose`, for the leaves whose punctuation marks
+    (Doc.punct) outnumber their words: JSON, code or a row of symbols shown as
+    text, whose marks are syntax, not the marks "presented for easy reading"
+    (Sect. 4.2).  `mute_tags` (uint8 over static tag ids, optional): the leaves
+    inside these tags carry no characteristic either, though their text stays
+    (the page's <footer> and <nav>: the legal notices and link lists a page
+    wraps around its content).  Returns (counts int32, dropped uint8: 1 for the
+    nodes inside a dropped tag)."""
     cdef Py_ssize_t i, p, n = d.n, ntags = drop_tags.shape[0]
     cdef const int32_t[::1] c = np.ascontiguousarray(counts, dtype=np.int32)
     cdef const int32_t *parent = d.c_parent
     cdef const int32_t *tag = d.c_tag
     cdef const uint8_t *kind = d.c_kind
     cdef const uint16_t *flags = d.c_flags
+    cdef const int32_t *punct = d.c_punct
+    cdef const int32_t *words = d.c_words
+    cdef const uint8_t[::1] mt = np.zeros(1, dtype=np.uint8) if mute_tags is None else \
+        np.ascontiguousarray(mute_tags, dtype=np.uint8)
+    cdef Py_ssize_t nmt = 0 if mute_tags is None else mt.shape[0]
     if c.shape[0] != n:
         raise ValueError(f"counts has {c.shape[0]} entries, the Doc has {n} nodes")
     out_arr = np.zeros(n, dtype=np.int32)
     drop_arr = np.zeros(n, dtype=np.uint8)
     cdef int32_t[::1] out = out_arr
     cdef uint8_t[::1] dropped = drop_arr
+    # muted nodes share the int32 output until their leaves are read: -1 marks a muted element
     with nogil:
         for i in range(n):
             p = parent[i]
             if (p >= 0 and dropped[p]) or (kind[i] == LXB_ELEMENT and 0 <= tag[i] < ntags and drop_tags[tag[i]]):
                 dropped[i] = 1
-            elif kind[i] == LXB_TEXT and (links or not (flags[i] & NF_IN_LINK)):
+            elif kind[i] == LXB_ELEMENT:
+                if (p >= 0 and out[p] < 0) or (0 <= tag[i] < nmt and mt[tag[i]]):
+                    out[i] = -1
+            elif kind[i] == LXB_TEXT and (links or not (flags[i] & NF_IN_LINK)) and not (
+                    prose and punct[i] > words[i]) and not (p >= 0 and out[p] < 0):
                 out[i] = c[i]
+        for i in range(n):
+            if out[i] < 0:
+                out[i] = 0
     return out_arr, drop_arr
 
 
@@ -673,7 +693,7 @@ cdef enum:
 
 def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True,
                double T1=0.0, double together=0.0, double floor=0.1, double share=0.0,
-               double extend=0.0, bint found=False):
+               double extend=0.0, bint found=False, bint blocks=False):
     """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
     areas, and the area of the largest visual value.
 
@@ -714,6 +734,13 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     whose leaves carry at least `share` times its vvtc (the page's "broad
     content areas" when its text sits in several sections).
 
+    blocks: a seed's tag path ends at the nearest block element holding it
+    (its paragraph), not at the inline element (span, em, font, a) its text
+    sits in: inline tags present a paragraph ("a paragraph of text is often
+    organized by multiple HTML tag pairs for the purpose of presentation",
+    Sect. 4.2), and with them the container of a <p><span> seed is the <p>
+    alone, not the article holding the headings and lists beside it.
+
     Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
     cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
@@ -749,15 +776,23 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef bint extending = False
     cdef int32_t mark = 0
     cdef double t1 = T1, vtop = v[sd[0]], vmx = 0.0, best_vmax = 0.0
+    blk_arr = np.empty(n if blocks else 1, dtype=np.int32)
+    cdef int32_t *blk = <int32_t *>cnp.PyArray_DATA(blk_arr)
     if T1 > 0:
         upto = 0
         while upto < ns and v[sd[upto]] >= t1 * vtop:
             upto += 1
     with nogil:
+        if blocks:
+            _blk_core(n, parent, kind, d.c_flags, blk)
         while True:
             for k in range(done, upto):
                 s = sd[k]
-                ly = _vsse_path(parent, depth, tag, parent[s] if kind[s] == LXB_TEXT and parent[s] >= 0 else s, Y)
+                if blocks and blk[s] >= 0:
+                    r = blk[s]
+                else:
+                    r = parent[s] if kind[s] == LXB_TEXT and parent[s] >= 0 else s
+                ly = _vsse_path(parent, depth, tag, r, Y)
                 for a in range(na):
                     L = 0
                     while L < plen[a] and L < ly and paths[a, L] == Y[L]:
@@ -807,6 +842,60 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                 _vsse_area_pass(n, depth, tag, end, kind, parent, &paths[a, 0], plen[a], container, &v[0],
                                 &stamp[0], mark, &bestk[0], &vmx)
     return best_arr, paths_arr[best, :plen[best]].copy()
+
+
+def vsse_headline(Doc d, object keep, str title, const uint8_t[::1] heading_tags, double cover=0.4):
+    """Sect. 4.4's content semantics for the headline: returns a new keep mask with
+    the heading that repeats the page title added when the areas left it out.
+
+    Candidates are the text nodes not kept whose nearest block ancestor is a
+    heading (a tag flagged in `heading_tags`: h1-h6), whose text, ASCII case
+    folded, occurs in `title` and is at least `cover` of its length (a logo
+    or section heading repeats a word or two of the title, the headline most
+    of it).  Link text counts: a blog's headline is its permalink.  The
+    candidate nearest to the first kept text node (in document order, before
+    or after it) is taken, with every text node of its heading.  Nothing
+    happens when nothing is kept or no candidate exists."""
+    cdef Py_ssize_t n = d.n, i, first = -1, best = -1, dist, best_dist = 0, h, nh = heading_tags.shape[0]
+    cdef uint8_t[::1] out = np.array(keep, dtype=np.uint8, copy=True)
+    if out.shape[0] != n:
+        raise ValueError(f"keep has {out.shape[0]} entries, the Doc has {n} nodes")
+    cdef bytes tb = title.lower().encode("utf-8", "surrogatepass")
+    cdef const unsigned char *t = tb
+    cdef Py_ssize_t tn = len(tb)
+    cdef const uint8_t *kind = d.c_kind
+    cdef const int32_t *tag = d.c_tag
+    cdef const int32_t *end = d.c_end
+    cdef const int64_t *off = d.c_text_off
+    cdef const int32_t *tlen = d.c_text_len
+    cdef const unsigned char *buf = d.text_buf
+    if tn == 0 or n == 0:
+        return np.asarray(out)
+    blk_arr = np.empty(n, dtype=np.int32)
+    cdef int32_t *blk = <int32_t *>cnp.PyArray_DATA(blk_arr)
+    with nogil:
+        _blk_core(n, d.c_parent, kind, d.c_flags, blk)
+        for i in range(n):
+            if kind[i] == LXB_TEXT and out[i]:
+                first = i
+                break
+        if first >= 0:
+            for i in range(n):
+                h = blk[i]
+                if kind[i] != LXB_TEXT or out[i] or h < 0 or not (0 <= tag[h] < nh and heading_tags[tag[h]]):
+                    continue
+                if tlen[i] < cover * tn or not _vsse_in_title(buf + off[i], tlen[i], t, tn):
+                    continue
+                dist = first - i if i < first else i - first
+                if best < 0 or dist < best_dist:
+                    best = i
+                    best_dist = dist
+            if best >= 0:
+                h = blk[best]
+                for i in range(h, end[h]):
+                    if kind[i] == LXB_TEXT:
+                        out[i] = 1
+    return np.asarray(out)
 
 
 # ---------------------------------------------------------------- Sect. 4.4 over an area

@@ -243,6 +243,68 @@ def test_bad_model_files(tmp_path):
         dm.DefaultModel(3, m.feat + 1000, m.thr, m.leaf, 0.5)
 
 
+# ---------------------------------------------------------------- the context stage (stacking)
+
+CCOL = {name: len(_core.FEATURE_NAMES) + j for j, name in enumerate(_core.CONTEXT_FEATURE_NAMES)}
+ITEMS = """<html><body><div id="list"><p>alpha one</p><p>beta two three</p><p>gamma</p></div>
+<div id="side"><p>delta four five six</p></div></body></html>"""
+
+
+def test_context_columns_summarize_the_containers_first_stage_scores():
+    doc = fastx.parse(ITEMS)
+    unit_of, units, X = dm.features(doc, page_types=False)
+    z = np.array([2.0, -1.0, 0.5, -3.0])
+    R = _core.default_context(np.asarray(doc.parent), units, X, z)
+    assert R.shape == (4, len(_core.FEATURE_NAMES) + len(_core.CONTEXT_FEATURE_NAMES))
+    assert np.array_equal(R[:, :len(_core.FEATURE_NAMES)], X)
+    p = 1 / (1 + np.exp(-z))
+    c = X[:, COL["u_chars"]].astype(np.float64)
+    lst = slice(0, 3)                           # the three <p> of div#list: their 1st ancestor
+    for u in range(3):
+        assert R[u, CCOL["c1_mean"]] == pytest.approx((p[lst] * c[lst]).sum() / c[lst].sum(), rel=1e-6)
+        assert R[u, CCOL["c1_kept"]] == pytest.approx((c[0] + c[2]) / c[lst].sum(), rel=1e-6)
+        assert R[u, CCOL["c1_max"]] == pytest.approx(p[0], rel=1e-6)
+        assert R[u, CCOL["c1_units"]] == pytest.approx(math.log(4), rel=1e-6)
+    assert R[3, CCOL["c1_mean"]] == pytest.approx(p[3], rel=1e-6) and R[3, CCOL["c1_kept"]] == 0
+    # the body holds every unit (2nd ancestor of each <p>)
+    assert R[0, CCOL["c2_mean"]] == pytest.approx((p * c).sum() / c.sum(), rel=1e-6)
+    assert R[3, CCOL["c2_max"]] == pytest.approx(p[0], rel=1e-6)
+    assert list(R[:, CCOL["ctx_prev"]]) == pytest.approx([-1, p[0], p[1], p[2]], rel=1e-6)
+    assert list(R[:, CCOL["ctx_next2"]]) == pytest.approx([p[2], p[3], -1, -1], rel=1e-6)
+    assert (R[:, CCOL["page_kept"]] == pytest.approx((c[0] + c[2]) / c.sum(), rel=1e-6))
+    assert list(R[:, CCOL["z_first"]]) == pytest.approx(list(z))
+    with pytest.raises(ValueError):
+        _core.default_context(np.asarray(doc.parent), units, X, z[:2])
+    with pytest.raises(ValueError):
+        _core.default_context(np.asarray(doc.parent), units + doc.n, X, z)
+
+
+def two_stage_model(threshold=0.5):
+    rng = np.random.default_rng(7)
+    first = random_trees(rng, 5, 3, len(_core.FEATURE_NAMES))
+    feat, thr, leaf = random_trees(rng, 6, 3, len(_core.FEATURE_NAMES) + len(_core.CONTEXT_FEATURE_NAMES))
+    feat[:, 0] = CCOL["c1_mean"]                 # every tree reads the context first
+    return dm.DefaultModel(3, feat, thr, leaf, threshold, (), (), 0.0, None, first)
+
+
+def test_two_stage_keep_scores_the_context_rows(tmp_path):
+    m = two_stage_model()
+    doc = fastx.parse(ARTICLE)
+    unit_of, units, X = dm.features(doc)
+    z1 = _core.gbt_predict(_core.gbt_model(3, *m.first), X)
+    rows = _core.default_context(np.asarray(doc.parent), units, X, z1)
+    assert np.array_equal(m.rows(np.asarray(doc.parent), units, X), rows)
+    z = m.log_odds(rows)
+    for t in (0.3, 0.5, 0.7):
+        keep = m.keep(doc, threshold=t, page_threshold=0.0, headline=False)
+        want = np.array([u >= 0 and z[u] >= dm.logit(t) for u in unit_of])
+        assert np.array_equal(keep.astype(bool), want)
+    m.save(tmp_path / "m2.npz")
+    again = dm.DefaultModel.load(tmp_path / "m2.npz")
+    assert again.first is not None and np.array_equal(again.keep(doc), m.keep(doc))
+    assert again.feature_names[-1] == "z_first"
+
+
 def test_shipped_model_file():
     m = dm.shipped()
     assert dm.MODEL_PATH.stat().st_size < 2 * 1024 * 1024

@@ -271,3 +271,75 @@ def test_several_references_delete_what_any_shares_and_copies_are_skipped():
     assert L.rank_references(url, [(url, target)] + refs) == refs
     with pytest.raises(fastx.InputError):
         fastx.extract(target, method="layout", url=url, references=refs, n_references=0)
+
+
+# ---------------------------------------------------------------- step b') template record lists
+ARTICLE = ("<p>The council met on Tuesday to discuss the new budget for the coming year in detail.</p>"
+           "<p>Members argued about the schools, the roads and the parks for several long hours.</p>"
+           "<p>A final vote is expected next month, after a round of public hearings in the town.</p>")
+
+
+def comment(name, body, n):
+    return (f'<li class="comment c-{n}"><div class="meta"><span class="author">{name}</span>'
+            f'<span class="date">May {n}, 2013</span></div><div class="body"><p>{body}</p></div></li>')
+
+
+def commented(title, article, comments):
+    return page(title, article, '<div class="comments"><h3>Comments</h3><ul class="list">'
+                + "".join(comment(a, b, k) for k, (a, b) in enumerate(comments)) + "</ul></div>")
+
+
+TARGET = commented("Budget talks", ARTICLE, [("ann", "I think the roads matter most of all here."),
+                                             ("bob", "The parks were ignored again, as always."),
+                                             ("cy", "Schools first, then everything else.")])
+REFERENCE = commented("Other story", "<p>Something else happened somewhere else entirely today.</p>",
+                      [("dee", "Completely different words in this one."), ("eve", "And more of them here.")])
+
+
+def test_record_keys_ignore_texts_values_and_repeated_children():
+    a = fastx.parse('<body><div class="x"><p>one</p><a href="/1">l</a></div>'
+                    '<div class="x"><p>two</p><p>three</p><a href="/2">m</a></div>'
+                    '<div class="y"><p>four</p><a href="/3">n</a></div></body>')
+    skel, nattr, shape = L.record_keys(a)
+    divs = [i for i in range(a.n) if a.tag_name(i) == "div"]
+    assert skel[divs[0]] == skel[divs[1]] != skel[divs[2]]       # a run of <p> counts once; class differs
+    assert list(nattr[divs]) == [2, 2, 2]
+    assert shape[divs[0]] == shape[divs[1]] != shape[divs[2]]
+
+
+def test_template_record_list_after_the_article_is_deleted():
+    r = fastx.extract(TARGET, method="layout", reference=REFERENCE)
+    assert "council met on Tuesday" in r.text and "final vote" in r.text
+    assert "roads matter" not in r.text and "parks were ignored" not in r.text and "ann" not in r.text
+    kept = fastx.extract(TARGET, method="layout", reference=REFERENCE, records=False)
+    assert "roads matter" in kept.text and "parks were ignored" in kept.text
+
+
+def test_records_that_are_most_of_the_page_stay():
+    # a forum thread: the posts are the content (more than RECORD_SHARE of the kept text)
+    posts = [("ann", "A long first post that asks the question about the budget in detail, twice over."),
+             ("bob", "A long answer that explains how the council votes on the budget every year."),
+             ("cy", "Another long answer that says the same thing again with different words.")]
+    t = commented("Thread", "<p>Short intro.</p>", posts)
+    r = fastx.extract(t, method="layout", reference=REFERENCE)
+    assert "asks the question" in r.text and "explains how the council" in r.text
+
+
+def test_records_inside_or_before_the_main_text_stay():
+    items = "".join(comment(a, b, k) for k, (a, b) in enumerate([("p1", "Spec one is fine."), ("p2", "Spec two too.")]))
+    inside = page("Inside", ARTICLE + f'<ul class="list">{items}</ul>' + ARTICLE.replace("council", "board"))
+    r = fastx.extract(inside, method="layout", reference=REFERENCE)
+    assert "Spec one is fine." in r.text and "Spec two too." in r.text
+    before = (f"<html><body>{NAV}<div class='side'><ul class=\"list\">{items}</ul></div>"
+              f"<div class='main'><h1>Before</h1>{ARTICLE}</div></body></html>")
+    r = fastx.extract(before, method="layout", reference=REFERENCE)
+    assert "Spec one is fine." in r.text
+    after = (f"<html><body>{NAV}<div class='main'><h1>After</h1>{ARTICLE}</div>"
+             f"<div class='side'><ul class=\"list\">{items}</ul></div></body></html>")
+    r = fastx.extract(after, method="layout", reference=REFERENCE)
+    assert "council met" in r.text and "Spec one is fine." not in r.text
+
+
+def test_no_reference_no_template_records():
+    r = fastx.extract(TARGET, method="layout")
+    assert "roads matter" in r.text

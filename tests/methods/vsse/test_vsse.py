@@ -457,3 +457,84 @@ def test_areas_are_capped_on_pages_of_many_scattered_leaves():
     kept = [i for i in text_nodes(doc) if keep[i]]
     rank = {int(x): r for r, x in enumerate(order)}
     assert min(rank[i] for i in kept) < 64                  # founded by one of the 64 best seeds
+
+
+def test_block_paths_cover_the_headings_and_lists_beside_inline_wrapped_paragraphs():
+    # every paragraph's text sits in a <span>: the leaf's element is p/span, its paragraph the p
+    html = ("<html><body><div class='nav'><p>Menu, shop, contact.</p></div><article>"
+            "<h2>Harbour reopens</h2>"
+            "<p><span>The harbour reopened on Monday, after the storm, and boats left at dawn.</span></p>"
+            "<p><span>Fishermen said the damage, though visible, was less than feared.</span></p>"
+            "<ul><li>Ferries resume</li><li>Market opens</li></ul>"
+            "<p><span>Repairs, the port said, will take a month.</span></p></article></body></html>")
+    doc = fastx.parse(html)
+    v = _core.vvtc(doc)
+    order = np.argsort(-v, kind="stable")
+    sd = order[v[order] > 0].astype(np.int32)
+    keep, path = _core.vsse_areas(doc, sd, v, 0.8, True, blocks=True)
+    got = texts(doc, keep)
+    assert [_core.TAG_NAMES_BY_ID[t] for t in path.tolist()][-2:] == ["article", "p"]
+    assert "Harbour reopens" in got and "Ferries resume" in got       # the container is the article
+    assert "Menu, shop, contact." not in got
+    keep, path = _core.vsse_areas(doc, sd, v, 0.8, True, blocks=False)
+    got = texts(doc, keep)                                            # the container of a span: its p
+    assert [_core.TAG_NAMES_BY_ID[t] for t in path.tolist()][-2:] == ["p", "span"]
+    assert "Harbour reopens" not in got and "Ferries resume" not in got
+    text = fastx.extract(html, method="vsse").text
+    assert "Harbour reopens" in text and "Market opens" in text and "Menu" not in text
+
+
+def test_marks_that_outnumber_the_words_are_not_prose():
+    from fastx.methods.vsse import punc_counts
+    html = ("<html><body><div class='cfg'>{\"a\":1,\"b\":\"x\",\"c\":[1,2],\"d\":{\"e\":\"f\"}}</div>"
+            "<div><p>The council met on Monday, and voted to fund the library.</p>"
+            "<p>Readers, it said, will get longer hours.</p></div></body></html>")
+    doc = fastx.parse(html)
+    cfg = [i for i in text_nodes(doc) if doc.text(i).startswith("{")][0]
+    assert doc.punct[cfg] > doc.words[cfg]
+    assert punc_counts(doc)[cfg] == 0 and punc_counts(doc, prose=False)[cfg] == doc.punct[cfg]
+    prose = [i for i in text_nodes(doc) if doc.text(i).startswith("The council")][0]
+    assert punc_counts(doc)[prose] == doc.punct[prose] > 0
+    text = fastx.extract(html, method="vsse").text
+    assert "council met" in text and "{" not in text
+    assert "{" in fastx.extract(html, method="vsse", prose=False, together=0, share=0, extend=0).text
+
+
+def test_the_heading_that_repeats_the_title_joins_the_content():
+    html = ("<html><head><title>Harbour reopens after the storm | Coast News</title></head><body>"
+            "<header><h1>Coast News</h1><h2><a href='/weather'>Storm</a></h2></header><article>"
+            "<header><h1><a href='/harbour'>Harbour reopens after the storm</a></h1></header>"
+            "<div class='body'><p>The harbour reopened on Monday, after the storm, and boats left at dawn.</p>"
+            "<p>Fishermen said the damage, though visible, was less than feared.</p></div></article>"
+            "<aside><h3>Harbour reopens after the storm</h3><p>Related: more, here.</p></aside></body></html>")
+    doc = fastx.parse(html)
+    without = fastx.extract(html, method="vsse", headline=False).text
+    assert "Harbour reopens" not in without and "harbour reopened" in without
+    text = fastx.extract(html, method="vsse").text
+    assert text.startswith("Harbour reopens after the storm")      # the nearest candidate, once
+    assert text.count("Harbour reopens") == 1 and "Coast News" not in text and "Storm" not in text
+    from fastx.methods.vsse import _headings_table
+    keep = np.zeros(doc.n, np.uint8)
+    assert not _core.vsse_headline(doc, keep, doc.title, _headings_table()).any()   # nothing kept: nothing
+    with pytest.raises(ValueError):
+        _core.vsse_headline(doc, keep[:-1], doc.title, _headings_table())
+
+
+def test_footer_and_nav_carry_no_characteristic():
+    from fastx.methods.vsse import punc_counts
+    legal = " ".join(["This site, its content and its marks (all of them) are the property of Example Inc.;"
+                      " reproduction, in whole or in part, is prohibited."] * 3)
+    html = ("<html><body><nav><p>Home, news, sport, weather.</p></nav><main>"
+            "<p>The council met on Monday, and voted to fund the library.</p>"
+            "<p>Readers, it said, will get longer hours.</p></main>"
+            f"<footer><div><p>{legal}</p></div></footer></body></html>")
+    doc = fastx.parse(html)
+    foot = [i for i in text_nodes(doc) if doc.text(i).startswith("This site")][0]
+    nav = [i for i in text_nodes(doc) if doc.text(i).startswith("Home")][0]
+    body = [i for i in text_nodes(doc) if doc.text(i).startswith("The council")][0]
+    counts = punc_counts(doc)
+    assert counts[foot] == 0 and counts[nav] == 0 and counts[body] == doc.punct[body] > 0
+    assert punc_counts(doc, mute=False)[foot] == doc.punct[foot]
+    text = fastx.extract(html, method="vsse").text
+    assert "council met" in text and "longer hours" in text and "This site" not in text
+    assert "This site" in fastx.extract(html, method="vsse", mute=False).text    # the notice wins MaxVVTC
