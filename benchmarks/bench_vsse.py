@@ -55,7 +55,7 @@ def main():
         print(f"{name:<16} median {ours * 1e3:.3f} ms/page  parse-only {base * 1e3:.3f} ms/page  ratio {ratio:.2f}")
     swde = swde_pages()
     if swde:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "methods" / "vsse"))
         from test_records import swde_scores
         print("SWDE booksamillion, all pages:", swde_scores(swde))
 

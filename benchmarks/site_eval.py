@@ -245,15 +245,17 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dataset", default="cpe,swde-book",
                     help="cpe, swde-book, wcxb-sites, or several joined by ','")
-    ap.add_argument("--methods", default="layout,layout-refine,layout-noref,site",
-                    help="layout (reference: most URL-similar other page), layout-refine (plus line blocks), "
+    ap.add_argument("--methods", default="layout,layout-norefine,layout-noref,site",
+                    help="layout (references: the other pages of the group), layout-norefine (without the line "
+                         "blocks), layout-refine (with them), layout-norecords (without step b' template records), "
                          "layout-noref (no reference), site")
     ap.add_argument("--peers", default="parse-only,trafilatura,readability,fastx:cetd,fastx:default",
                     help="compare.py extractors and fastx:METHOD (unregistered fastx methods are skipped)")
     ap.add_argument("--limit", type=int, help="first N pages of each corpus")
     ap.add_argument("--train", type=int, default=10, help="site: at most this many learning pages per fold")
     ap.add_argument("--link-ratio", type=float, default=0.3, help="layout: rule 1 threshold")
-    ap.add_argument("--refine", action="store_true", help="layout: also the line-block distribution")
+    ap.add_argument("--refine", action=argparse.BooleanOptionalAction, default=None,
+                    help="layout: the line-block distribution on or off (default: the method's own default)")
     ap.add_argument("--n-references", type=int, default=None,
                     help="layout: use the N most URL-similar other pages of the group (default: all)")
     ap.add_argument("--decode-gold", action="store_true",
@@ -271,13 +273,16 @@ def main(argv=None):
         pages = load(compare, corpus, a.limit, a.decode_gold)
         scorer = Scorer(compare)
         methods = a.methods.split(",")
+        refine = {} if a.refine is None else {"refine": a.refine}
         if "layout" in methods:
-            run_layout(pages, scorer, link_ratio=a.link_ratio, refine=a.refine, n_references=a.n_references)
-        if "layout-refine" in methods:
-            run_layout(pages, scorer, "fastx:layout+refine", link_ratio=a.link_ratio, refine=True,
-                       n_references=a.n_references)
+            run_layout(pages, scorer, link_ratio=a.link_ratio, n_references=a.n_references, **refine)
+        for variant, name, kw in (("layout-refine", "fastx:layout+refine", {"refine": True}),
+                                  ("layout-norefine", "fastx:layout-refine", {"refine": False}),
+                                  ("layout-norecords", "fastx:layout-records", {"records": False, **refine})):
+            if variant in methods:
+                run_layout(pages, scorer, name, link_ratio=a.link_ratio, n_references=a.n_references, **kw)
         if "layout-noref" in methods:      # the documented fallback: no reference page
-            run_layout(pages, scorer, "fastx:layout-noref", False, link_ratio=a.link_ratio, refine=a.refine)
+            run_layout(pages, scorer, "fastx:layout-noref", False, link_ratio=a.link_ratio, **refine)
         if "site" in methods and corpus != "swde-book":
             run_site(pages, scorer, a.train)
         run_peers(compare, pages, peers, scorer)

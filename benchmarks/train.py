@@ -24,10 +24,11 @@ Models written:
   block models (paper 003) for table/td/tr/div and <table>-only blocking.
 - ``fastx/data/default_model.npz``: the ``default`` method's tree ensembles
   (LightGBM, soft-label cross-entropy on the units' covered token shares),
-  as complete trees of one depth, in two stages (stacking): the first on the
-  unit rows; the second on the unit rows and their context in the first
-  stage's scores (``_core.default_context``), trained on 5-fold out-of-fold
-  first-stage scores (folds by page), which is what it sees on unseen pages.
+  as complete trees of one depth; with ``--stages 2``, in two stages
+  (stacking): the first on the unit rows; the second on the unit rows and
+  their context in the first stage's scores (``_core.default_context``),
+  trained on 5-fold out-of-fold first-stage scores (folds by page), which is
+  what it sees on unseen pages.
   5-fold out-of-fold predictions of the last stage choose the unit and page thresholds (the best mean over corpora of
   the page-averaged F1 on the training pages) and the early-exit margins (at each checkpoint, the
   distance from the threshold beyond which the partial sum's decision
@@ -286,7 +287,7 @@ def choose_type_thresholds(pages: list[Page], probs: list[np.ndarray], t: float,
     return out
 
 
-STAGES = 2              # --stages: 1, the unit scorer alone; 2, a context stage on its out-of-fold scores
+STAGES = 1              # --stages: 1, the unit scorer alone; 2, a context stage on its out-of-fold scores
 LIKE_FOLDS = 3          # folds of the first stage's out-of-fold scores in the leave-one-corpus-out runs
 
 
@@ -529,7 +530,8 @@ def main(argv=None):
     ap.add_argument("--pt-learning-rate", type=float, default=PT_PARAMS["learning_rate"],
                     help=f"the page-type model's learning rate (default {PT_PARAMS['learning_rate']})")
     ap.add_argument("--stages", type=int, choices=(1, 2), default=STAGES,
-                    help="1: the unit scorer alone; 2 (default): and the context stage on its scores")
+                    help="1 (default, the shipped model): the unit scorer alone; 2: and a context stage "
+                         "trained on its out-of-fold scores (stacking)")
     ap.add_argument("--weight", action="append", default=[], metavar="CORPUS=W",
                     help="a corpus's total training weight relative to the others (default 1 each)")
     a = ap.parse_args(argv)

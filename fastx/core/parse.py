@@ -7,6 +7,7 @@ core/_parse.pxi) and the one C pass that builds the flat node array
 from __future__ import annotations
 
 import os
+import re
 
 from .. import _core
 from ..config import BYTE_GUARD_ENV, PARSE_MAX_BYTES
@@ -18,6 +19,26 @@ MAX_BYTES = PARSE_MAX_BYTES
 # lexbor's entry points found in selectolax's module (not on Windows builds): FASTX_BYTE_GUARD=1
 # forces the portable byte-level guard instead
 _GUARDED_PARSE = _core.parse_available() and not os.environ.get(BYTE_GUARD_ENV)
+
+
+_TAG_START = re.compile(rb"<[A-Za-z/!]")
+
+
+def _close_runaway_title(source: bytes) -> bytes | None:
+    """`source` with its ``<title>`` closed before the first tag inside it, when the title has
+    no end tag; None when it has one.
+
+    ``<title>`` is RCDATA: without ``</title>`` the tokenizer reads the whole rest of the page
+    as the title (HTML Standard 13.2.5.2), so a page whose end tag was lost in transit (crawls
+    cut bytes out of pages) parses to an empty body.  libxml2 and the browsers of the pages'
+    time ended the title at the next tag; so does this recovery, used only on such pages."""
+    low = source.lower()
+    start = low.find(b"<title")
+    gt = low.find(b">", start) if start >= 0 else -1
+    if gt < 0 or low.find(b"</title", gt) >= 0:
+        return None
+    m = _TAG_START.search(source, gt + 1)
+    return None if m is None else source[:m.start()] + b"</title>" + source[m.start():]
 
 
 def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = None,
@@ -50,6 +71,17 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
             source = data          # valid UTF-8, no NUL (UTF-16/32) or ESC (ISO-2022): lexbor reads it as is
         else:
             source, _ = to_utf8(data, declared=encoding)     # decode()'s text, as UTF-8 bytes
+    doc = _parse_bytes(source, url)
+    if doc.body >= 0 and doc.chars[doc.body] == 0 and "<" in doc.title:
+        # the body holds no text and the title holds markup: a title without its end tag
+        repaired = _close_runaway_title(source)
+        if repaired is not None:
+            doc = _parse_bytes(repaired, url)
+    return doc
+
+
+def _parse_bytes(source: bytes, url: str | None) -> Doc:
+    """The guarded lexbor parse of UTF-8 `source` and the Doc built from it."""
     # hostile markup: what would make lexbor's tree builder quadratic (nesting past 512, runaway
     # formatting elements, thousands of attributes) is dropped; any other page parses unchanged
     if _GUARDED_PARSE:

@@ -1,15 +1,15 @@
 # Page metadata: the raw evidence fastx.metadata resolves (docs/metadata.md), from two
-# bounded passes that never walk lexbor's tree:
+# bounded passes:
 #
-#   the page's bytes (memchr from '<' to '<', comments and raw-text elements skipped, every
-#   tag's attributes read to its '>'): <meta> name/property/itemprop/http-equiv + content,
-#   <link rel=canonical/author> and <link itemprop> + href, <base href>, <html lang>, the text
-#   of <script type=application/ld+json>;
+#   lexbor's tree (the Doc drops <head>, scripts and hidden elements), walked iteratively
+#   reading the attributes of a few tags only: <meta> name/property/itemprop/http-equiv +
+#   content, <link rel=canonical/author> and <link itemprop> + href, <base href>, <html lang>,
+#   the text of <script type=application/ld+json>;
 #   the Doc's flat arrays, around the headline: the first h1s' text, and in a window of a few
-#   hundred elements around the first h1, microdata itemprop values,
-#   <time datetime>, elements whose class/id/rel name an author, byline or date (their text),
-#   short text nodes that open a byline or dateline ("By ...", "Posted on", 作者/来源/发布时间/
-#   日期) or hold a year.  (The Doc holds no hidden, script or style text.)
+#   hundred elements around the first h1, microdata itemprop values, <time datetime>, elements
+#   whose class/id/rel name an author, byline or date (their text), short text nodes that open
+#   a byline or dateline ("By ...", "Posted on", 作者/来源/发布时间/日期) or hold a year.  (The
+#   Doc holds no hidden, script or style text.)
 #
 # Each record is (kind, key, value, order): order is the element's preorder rank among the
 # Doc's elements, so the resolver can prefer what sits near the headline.  Every count and
@@ -46,10 +46,22 @@ _META_MULTI = frozenset(("article:tag", "article:author", "og:article:tag", "boo
                          "citation_author", "article:section", "author"))
 
 cdef int32_t _meta_id_time = -1, _meta_id_h1 = -1, _meta_id_a = -1, _meta_id_img = -1
+cdef int32_t _meta_id_meta = -1, _meta_id_link = -1, _meta_id_script = -1, _meta_id_html = -1
+cdef int32_t _meta_id_base = -1, _meta_id_style = -1, _meta_id_template = -1, _meta_id_svg = -1
 
 
 cdef void _meta_init():
     global _meta_id_time, _meta_id_h1, _meta_id_a, _meta_id_img
+    global _meta_id_meta, _meta_id_link, _meta_id_script, _meta_id_html
+    global _meta_id_base, _meta_id_style, _meta_id_template, _meta_id_svg
+    _meta_id_meta = TAG_IDS["meta"]
+    _meta_id_link = TAG_IDS["link"]
+    _meta_id_script = TAG_IDS["script"]
+    _meta_id_html = TAG_IDS["html"]
+    _meta_id_base = TAG_IDS["base"]
+    _meta_id_style = TAG_IDS["style"]
+    _meta_id_template = TAG_IDS["template"]
+    _meta_id_svg = TAG_IDS["svg"]
     _meta_id_time = TAG_IDS["time"]
     _meta_id_h1 = TAG_IDS["h1"]
     _meta_id_a = TAG_IDS["a"]
@@ -164,255 +176,90 @@ cdef str _meta_doc_text(Doc d, Py_ssize_t i, size_t limit):
     return (<bytes>buf[:k]).decode("utf-8", "ignore")
 
 
-# ---- the raw bytes: <meta>, <link>, <base>, <html lang> and JSON-LD <script> wherever they are
+# ---- lexbor's tree: <meta>, <link>, <base>, <html lang> and JSON-LD <script> wherever they are
 
-# the attributes _meta_raw_attrs reads (lower case); their slots
-DEF _MRA = 10
-DEF _MRA_CONTENT = 0
-DEF _MRA_PROPERTY = 1
-DEF _MRA_NAME = 2
-DEF _MRA_ITEMPROP = 3
-DEF _MRA_EQUIV = 4
-DEF _MRA_REL = 5
-DEF _MRA_HREF = 6
-DEF _MRA_TYPE = 7
-DEF _MRA_LANG = 8
-DEF _MRA_XMLLANG = 9
-cdef const char *_META_RA_NAME[_MRA]
-cdef size_t _META_RA_LEN[_MRA]
-_META_RA_NAME[0] = b"content"
-_META_RA_NAME[1] = b"property"
-_META_RA_NAME[2] = b"name"
-_META_RA_NAME[3] = b"itemprop"
-_META_RA_NAME[4] = b"http-equiv"
-_META_RA_NAME[5] = b"rel"
-_META_RA_NAME[6] = b"href"
-_META_RA_NAME[7] = b"type"
-_META_RA_NAME[8] = b"lang"
-_META_RA_NAME[9] = b"xml:lang"
-_META_RA_LEN[:] = [7, 8, 4, 8, 10, 3, 4, 4, 4, 8]
-
-from html import unescape as _meta_unescape
+cdef str _meta_script_text(fx_node *node):
+    """The (bounded) text of a <script>: its text children concatenated."""
+    cdef fx_node *cur = node.first_child
+    parts = []
+    cdef size_t total = 0
+    while cur != NULL and total < _META_JSONLD_MAX:
+        if cur.type == LXB_TEXT:
+            parts.append(_fx_str(&(<fx_chardata *>cur).data))
+            total += (<fx_chardata *>cur).data.length
+        cur = cur.next
+    return "".join(parts)
 
 
-cdef Py_ssize_t _meta_raw_attrs(const unsigned char *s, Py_ssize_t n, Py_ssize_t i,
-                                Py_ssize_t *off, Py_ssize_t *ln, bint want) noexcept nogil:
-    """A start tag's attributes as the HTML tokenizer reads them, from i (just after the tag
-    name) to the '>' that ends the tag (quoted values may hold '>'); returns that index (n at
-    the end).  With `want`, off/ln get the value span of the first occurrence of each name of
-    _META_RA_NAME (ASCII case ignored; off -1 when absent, an attribute without value empty)."""
-    cdef Py_ssize_t start, nlen, vs, vl
-    cdef const unsigned char *p
-    cdef unsigned char c
-    cdef int k
-    if want:
-        for k in range(_MRA):
-            off[k] = -1
-            ln[k] = 0
-    while i < n:
-        c = s[i]
-        if _guard_ws(c) or c == 47:
-            i += 1
-            continue
-        if c == 62:
-            return i
-        start = i                     # an attribute name (a leading '=' belongs to it)
-        i += 1
-        while i < n and not (_guard_cls[s[i]] & _GC_ATTR_END):
-            i += 1
-        nlen = i - start
-        while i < n and _guard_ws(s[i]):
-            i += 1
-        vs = i
-        vl = 0
-        if i < n and s[i] == 61:
-            i += 1
-            while i < n and _guard_ws(s[i]):
-                i += 1
-            if i >= n:
-                return n
-            c = s[i]
-            if c == 34 or c == 39:
-                p = <const unsigned char *>memchr(s + i + 1, c, n - i - 1)
-                vs = i + 1
-                i = (p - s) if p != NULL else n
-                vl = i - vs
-                i += 1
-            elif c != 62:
-                vs = i
-                while i < n and not (_guard_cls[s[i]] & _GC_VALUE_END):
-                    i += 1
-                vl = i - vs
-        if want:
-            for k in range(_MRA):
-                if off[k] < 0 and <size_t>nlen == _META_RA_LEN[k] \
-                        and fx_ascii_ci_prefix(s + start, <size_t>nlen, _META_RA_NAME[k], <size_t>nlen):
-                    off[k] = vs
-                    ln[k] = vl
-                    break
-    return n
-
-
-cdef str _meta_raw_str(const unsigned char *s, Py_ssize_t *off, Py_ssize_t *ln, int k):
-    """Value of attribute slot k as text, as lexbor gives it (character references decoded,
-    CR LF and CR read as LF); None when the attribute is absent."""
-    cdef str v
-    if off[k] < 0:
-        return None
-    v = (<const char *>s + off[k])[:ln[k]].decode("utf-8", "replace")
-    if memchr(s + off[k], 38, <size_t>ln[k]) != NULL:
-        v = _meta_unescape(v)
-    if memchr(s + off[k], 13, <size_t>ln[k]) != NULL:      # the parser's newline normalization
-        v = v.replace("\r\n", "\n").replace("\r", "\n")
-    return v
-
-
-cdef inline bint _meta_name_is(const unsigned char *s, Py_ssize_t m, const char *lit, Py_ssize_t k) noexcept nogil:
-    return m == k and fx_ascii_ci_prefix(s, <size_t>m, lit, <size_t>m)
-
-
-cdef void _meta_raw_scan(bytes raw, dict metas, dict multi, list out):
+cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
     """<meta> (name/property/itemprop/http-equiv -> content), <link rel=canonical/author>,
-    <link itemprop>, <base href>, <html lang> and the text of JSON-LD scripts, from one pass
-    over the page's bytes (memchr from '<' to '<'): comments, raw-text and RCDATA elements
-    (script, style, title, textarea, ...) and the svg/template subtrees skipped; the
-    attributes of the tags read here are read to their '>' as the HTML tokenizer reads them.
-    Bounded: at most _META_MAX_META <meta>/<link> records and _META_MAX_JSONLD scripts of
-    _META_JSONLD_MAX bytes."""
-    cdef const unsigned char *s = raw
-    cdef Py_ssize_t n = len(raw)
-    cdef Py_ssize_t i = 0, q, j, m, gt, e
-    cdef const unsigned char *p
-    cdef const unsigned char *nm
-    cdef Py_ssize_t off[_MRA]
-    cdef Py_ssize_t ln[_MRA]
-    cdef _Guard g
-    cdef int n_meta = 0, n_ld = 0, n_items = 0
-    cdef bint seen_html = False, seen_base = False
-    cdef const char *skip
-    cdef unsigned char c
+    <link itemprop>, the first <base href>, <html lang> and the text of JSON-LD scripts, from
+    one iterative walk over lexbor's tree (the Doc holds none of them) that reads the
+    attributes of those tags only and enters no script, style, template or svg.  Bounded: at
+    most _META_MAX_META <meta>/<link> records and _META_MAX_JSONLD scripts."""
+    cdef fx_node *node = root
+    cdef fx_attr *a
+    cdef int32_t tag
+    cdef int n_meta = 0, n_items = 0, n_ld = 0
+    cdef bint descend, seen_base = False
     cdef str key, val
     cdef list lst
-    memset(&g, 0, sizeof(g))
-    g.s = s
-    g.n = n
-    while i < n:
-        p = <const unsigned char *>memchr(s + i, 60, n - i)
-        if p == NULL:
-            break
-        q = p - s
-        i = q + 1
-        if i >= n:
-            break
-        if s[i] == 33:                                    # <!-- comment -->, <!DOCTYPE>, <![CDATA[
-            if i + 2 < n and s[i + 1] == 45 and s[i + 2] == 45:
-                i = _guard_comment_end(&g, i + 3)
-            else:
-                i = _guard_find_gt(&g, i) + 1
-            continue
-        if s[i] == 63:                                    # <? bogus comment
-            i = _guard_find_gt(&g, i) + 1
-            continue
-        # a start tag: only those whose name starts like one this pass reads or skips go further
-        # (b base, h html, i iframe, l link, m meta, n noembed/noframes, p plaintext, s script/
-        # style/svg, t title/textarea/template, x xmp); the others are passed over from '<' to
-        # '<' without reading their attributes (a '<' inside a quoted attribute value of such a
-        # tag is then read as markup: only a value spelling "<meta", "<link" or "<script" there
-        # would be mistaken for a tag)
-        c = s[i] | 32
-        if not (c == 98 or c == 104 or c == 105 or c == 108 or c == 109 or c == 110 or c == 112
-                or c == 115 or c == 116 or c == 120):
-            continue
-        j = i + 1
-        while j < n and j - i < 10 and not (_guard_cls[s[j]] & _GC_NAME_END):     # no name here is longer
-            j += 1
-        nm = s + i
-        m = j - i
-        if m > 9 or m < 3:
-            continue
-        if _meta_name_is(nm, m, b"meta", 4):
-            gt = _meta_raw_attrs(s, n, j, off, ln, True)
-            if n_meta < _META_MAX_META and off[_MRA_CONTENT] >= 0:
-                key = _meta_raw_str(s, off, ln, _MRA_PROPERTY) or _meta_raw_str(s, off, ln, _MRA_NAME) \
-                    or _meta_raw_str(s, off, ln, _MRA_ITEMPROP) or _meta_raw_str(s, off, ln, _MRA_EQUIV)
-                if key:
-                    val = _meta_raw_str(s, off, ln, _MRA_CONTENT).strip()
-                    if val:
-                        key = key.strip().lower()
-                        if key not in metas:
-                            metas[key] = val
-                        if key in _META_MULTI:
-                            lst = multi.get(key)
-                            if lst is None:
-                                multi[key] = [val]
-                            else:
-                                lst.append(val)
-                    n_meta += 1
-        elif _meta_name_is(nm, m, b"link", 4):
-            gt = _meta_raw_attrs(s, n, j, off, ln, True)
-            if off[_MRA_HREF] >= 0:
-                if off[_MRA_REL] >= 0 and n_meta < _META_MAX_META and (
-                        _meta_ci_has(s + off[_MRA_REL], ln[_MRA_REL], b"canonical", 9)
-                        or _meta_ci_has(s + off[_MRA_REL], ln[_MRA_REL], b"author", 6)):
-                    out.append((1, _meta_raw_str(s, off, ln, _MRA_REL), _meta_raw_str(s, off, ln, _MRA_HREF), 0))
-                    n_meta += 1
-                if ln[_MRA_ITEMPROP] > 0 and n_items < _META_MAX_ITEMS:
-                    out.append((4, _meta_raw_str(s, off, ln, _MRA_ITEMPROP), _meta_raw_str(s, off, ln, _MRA_HREF), 0))
-                    n_items += 1
-        elif _meta_name_is(nm, m, b"script", 6):
-            gt = _meta_raw_attrs(s, n, j, off, ln, True)
-            e = _guard_raw_end(&g, gt + 1, <const unsigned char *>b"script", 6) if gt < n else n
-            if off[_MRA_TYPE] >= 0 and n_ld < _META_MAX_JSONLD and e > gt + 1 and (
-                    _meta_ci_has(s + off[_MRA_TYPE], ln[_MRA_TYPE], b"ld+json", 7)
-                    or memchr(s + off[_MRA_TYPE], 38, <size_t>ln[_MRA_TYPE]) != NULL      # "ld&#x2B;json"
-                    and "ld+json" in _meta_raw_str(s, off, ln, _MRA_TYPE).lower()):
-                if e - gt - 1 > _META_JSONLD_MAX:
-                    e = gt + 1 + _META_JSONLD_MAX
-                out.append((2, "", (<const char *>s + gt + 1)[:e - gt - 1].decode("utf-8", "replace"), 0))
-                n_ld += 1
-            i = e
-            continue
-        elif _meta_name_is(nm, m, b"html", 4) or _meta_name_is(nm, m, b"base", 4):
-            gt = _meta_raw_attrs(s, n, j, off, ln, True)
-            if (nm[0] | 32) == 104 and not seen_html:
-                val = _meta_raw_str(s, off, ln, _MRA_LANG) or _meta_raw_str(s, off, ln, _MRA_XMLLANG)
+    while node != NULL:
+        descend = node.first_child != NULL
+        if node.type == LXB_ELEMENT:
+            # every tag looked for has a static lexbor id: a custom element's name is not hashed
+            tag = <int32_t>node.local_name if node.local_name < STATIC_LIMIT else -2
+            if tag == _meta_id_meta:
+                if n_meta < _META_MAX_META:
+                    val = _meta_attr(node, b"content", 7)
+                    if val is not None:
+                        key = _meta_attr(node, b"property", 8) or _meta_attr(node, b"name", 4) \
+                            or _meta_attr(node, b"itemprop", 8) or _meta_attr(node, b"http-equiv", 10)
+                        if key:
+                            val = val.strip()
+                            if val:
+                                key = key.strip().lower()
+                                if key not in metas:
+                                    metas[key] = val
+                                if key in _META_MULTI:
+                                    lst = multi.get(key)
+                                    if lst is None:
+                                        multi[key] = [val]
+                                    else:
+                                        lst.append(val)
+                            n_meta += 1
+            elif tag == _meta_id_link:
+                val = _meta_attr(node, b"href", 4)
+                if val is not None:
+                    a = _find_attr(node, b"rel", 3)
+                    if a != NULL and a.value != NULL and n_meta < _META_MAX_META and (
+                            _meta_ci_has(a.value.data, a.value.length, b"canonical", 9)
+                            or _meta_ci_has(a.value.data, a.value.length, b"author", 6)):
+                        out.append((1, _fx_str(a.value), val, 0))
+                        n_meta += 1
+                    key = _meta_attr(node, b"itemprop", 8)
+                    if key and n_items < _META_MAX_ITEMS:
+                        out.append((4, key, val, 0))
+                        n_items += 1
+            elif tag == _meta_id_script:
+                a = _find_attr(node, b"type", 4)
+                if a != NULL and a.value != NULL and n_ld < _META_MAX_JSONLD \
+                        and _meta_ci_has(a.value.data, a.value.length, b"ld+json", 7):
+                    out.append((2, "", _meta_script_text(node), 0))
+                    n_ld += 1
+                descend = False
+            elif tag == _meta_id_style or tag == _meta_id_template or tag == _meta_id_svg:
+                descend = False
+            elif tag == _meta_id_html:
+                val = _meta_attr(node, b"lang", 4) or _meta_attr(node, b"xml:lang", 8)
                 if val:
                     out.append((3, "html", val, 0))
-                    seen_html = True
-            elif (nm[0] | 32) == 98 and not seen_base and ln[_MRA_HREF] > 0:
-                out.append((9, "base", _meta_raw_str(s, off, ln, _MRA_HREF), 0))
-                seen_base = True
-        else:
-            # raw text and RCDATA (no tags inside), and the svg and template subtrees
-            skip = NULL
-            if m == 5 and (_meta_name_is(nm, m, b"style", 5) or _meta_name_is(nm, m, b"title", 5)):
-                skip = <const char *>nm
-            elif m == 8 and (_meta_name_is(nm, m, b"textarea", 8) or _meta_name_is(nm, m, b"noframes", 8)
-                             or _meta_name_is(nm, m, b"template", 8)):
-                skip = <const char *>nm
-            elif m == 3 and (_meta_name_is(nm, m, b"xmp", 3) or _meta_name_is(nm, m, b"svg", 3)):
-                skip = <const char *>nm
-            elif (m == 6 and _meta_name_is(nm, m, b"iframe", 6)) or (m == 7 and _meta_name_is(nm, m, b"noembed", 7)):
-                skip = <const char *>nm
-            elif m == 9 and _meta_name_is(nm, m, b"plaintext", 9):
-                break
-            if skip == NULL:
-                continue
-            gt = _meta_raw_attrs(s, n, j, off, ln, False)
-            if gt < n and s[gt - 1] != 47:
-                _meta_lower_name(nm, m)          # the end tag's name is compared in lower case
-                i = _guard_raw_end(&g, gt + 1, _META_LOWER, m)
-                continue
-        i = gt + 1
-
-
-cdef unsigned char _META_LOWER[16]
-
-
-cdef inline void _meta_lower_name(const unsigned char *nm, Py_ssize_t m) noexcept nogil:
-    cdef Py_ssize_t k
-    for k in range(m if m < 16 else 16):
-        _META_LOWER[k] = nm[k] | 32
+            elif tag == _meta_id_base and not seen_base:
+                val = _meta_attr(node, b"href", 4)
+                if val:
+                    out.append((9, "base", val, 0))
+                    seen_base = True
+        node = _dom_next(node, root, descend)
 
 
 # UTF-8 of the Chinese byline/dateline markers: 来源 作者 发布 日期 时间 记者 编辑 來源 發布 記者 出处
@@ -471,14 +318,14 @@ def meta_scan(Doc doc):
     names in _META_MULTI -> all their contents; records: (kind, key, value, order) of every
     other kind in META_KIND.
 
-    Two bounded passes, neither walking lexbor's tree (a pointer chase over the whole page,
-    cache-cold after the extraction): the page's bytes for <meta>, <link>, <base>, <html lang>
-    and JSON-LD (_meta_raw_scan), and the Doc's flat arrays for the visible evidence around the
-    headline: the first h1s, and in a window from _META_BEFORE_H1 elements before the first h1
-    to _META_AFTER_H1 elements past it (the first _META_NO_H1 of a body without h1), microdata
-    itemprop values, <time datetime>, elements whose class/id/rel names an author, byline or
-    date, and short text nodes that open a byline or dateline or hold a year.  `order` is an element's preorder rank
-    among the Doc's elements (0 for the byte pass)."""
+    Two bounded passes: lexbor's tree for <meta>, <link>, <base>, <html lang> and JSON-LD
+    (_meta_tag_walk: the tags' ids compared, no other attributes read), and the Doc's flat
+    arrays for the visible evidence around the headline: the first h1s, and in a window from
+    _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 elements past it (the first
+    _META_NO_H1 of a body without h1), microdata itemprop values, <time datetime>, elements
+    whose class/id/rel names an author, byline or date, and short text nodes that open a
+    byline or dateline or hold a year.  `order` is an element's preorder rank among the Doc's
+    elements (0 for the tag walk)."""
     if _meta_id_h1 < 0:
         _meta_init()
     out = []
@@ -487,9 +334,9 @@ def meta_scan(Doc doc):
     parser = doc.parser
     if parser is None:
         return metas, multi, out
-    raw = getattr(parser, "raw_html", None)
-    if isinstance(raw, bytes):
-        _meta_raw_scan(<bytes>raw, metas, multi, out)
+    root_node = parser.root
+    if root_node is not None:
+        _meta_tag_walk(<fx_node *><uintptr_t>root_node.mem_id, metas, multi, out)
     cdef Py_ssize_t n = doc.n, i, start = doc.body if doc.body >= 0 else 0, up
     cdef const uint8_t *kind = doc.c_kind
     cdef const int32_t *tagv = doc.c_tag

@@ -29,8 +29,9 @@ A gradient-boosted tree ensemble, trained offline by ``benchmarks/train.py``
 (LightGBM, soft labels from ``fastx._labels``) on the training split of the
 dev corpora, maps each vector to log-odds; ``_core.gbt_predict`` evaluates it
 from flat arrays shipped in ``fastx/data/default_model.npz``, with early exit
-for units whose decision is already certain.  Two stages (stacked
-generalization, Wolpert 1992): the first ensemble scores every unit alone; the
+for units whose decision is already certain.  A model may have two stages
+(stacked generalization, Wolpert 1992; ``train.py --stages 2``): the first
+ensemble scores every unit alone; the
 second reads the unit's row and its context in those scores
 (``_core.default_context``: per enclosing container, the mean, kept share and
 largest first-stage probability of the units inside it; the neighbours' and
@@ -145,7 +146,7 @@ class DefaultModel:
         """The columns the last stage reads: FEATURE_NAMES, then CONTEXT_FEATURE_NAMES when staged."""
         return tuple(_core.FEATURE_NAMES) + (() if self.first is None else tuple(_core.CONTEXT_FEATURE_NAMES))
 
-    def first_log_odds(self, X) -> np.ndarray:
+    def first_log_odds(self, X) -> "np.ndarray | None":
         """The first stage's log-odds per unit (row of X); None for a one-stage model."""
         return None if self._first is None else _core.gbt_predict(self._first, X)
 

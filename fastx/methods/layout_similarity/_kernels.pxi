@@ -168,7 +168,7 @@ cdef inline Py_ssize_t _layout_root(Doc d) noexcept:
 
 
 def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive_t,
-                     Doc r, const uint64_t[::1] full_r, const uint8_t[::1] alive_r):
+                     Doc r, const uint64_t[::1] full_r, const uint8_t[::1] alive_r, bint inline_text=True):
     """Fully identical node deletion of Sect. 2.2 b) (the paper's stack algorithm), linear time.
 
     Walks the target's body in document order (the paper's StackE); for each
@@ -180,6 +180,12 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     Without a match the walk descends into TE's children.  Text nodes are
     compared only as parts of elements (jsoup's children() are elements).
 
+    inline_text: an inline element (not block-level) whose parent holds
+    words of its own is part of that running text (a link or an emphasis
+    inside a paragraph that is not template), so it is not deleted even
+    when the reference holds an identical one (a show's name linked in the
+    text and in the navigation); False: the paper's literal deletion.
+
     Returns a uint8 mask over the target: 1 = deleted.
     """
     cdef Py_ssize_t nt = t.n, nr = r.n, i, j, k, tb, rb, size, slot, m = 0
@@ -188,10 +194,20 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     cdef const uint8_t *kind_t = t.c_kind
     cdef const uint8_t *kind_r = r.c_kind
     cdef uint64_t key
+    cdef const int32_t *parent_t = t.c_parent
+    cdef const uint16_t *flags_t = t.c_flags
+    cdef const int32_t *words_t = t.c_words
     out = np.zeros(nt, dtype=np.uint8)
     cdef uint8_t[::1] deleted = out
     if nt == 0 or nr == 0:
         return out
+    prose_arr = np.zeros(nt, dtype=np.uint8)
+    cdef uint8_t[::1] prose = prose_arr
+    if inline_text:
+        with nogil:
+            for i in range(nt):
+                if alive_t[i] and kind_t[i] == LXB_TEXT and words_t[i] > 0 and parent_t[i] >= 0:
+                    prose[parent_t[i]] = 1
     tb = _layout_root(t)
     rb = _layout_root(r)
     for j in range(rb + 1, end_r[rb]):
@@ -228,8 +244,8 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
             if not alive_t[i]:
                 i = end_t[i]              # a dead or empty node's subtree is dead or empty too
                 continue
-            if kind_t[i] != LXB_ELEMENT:
-                i += 1
+            if kind_t[i] != LXB_ELEMENT or (prose[parent_t[i]] and not flags_t[i] & NF_BLOCK):
+                i += 1                    # a text, or an inline element of running text
                 continue
             key = full_t[i]
             slot = <Py_ssize_t>(key & <uint64_t>(size - 1))
@@ -446,15 +462,13 @@ def record_keys(Doc d, const uint8_t[::1] alive):
     skel_arr = np.zeros(n, dtype=np.uint64)
     shape_arr = np.zeros(n, dtype=np.uint64)
     nattr_arr = np.zeros(n, dtype=np.int32)
-    acc_arr = np.zeros(n, dtype=np.uint64)
-    last_arr = np.zeros(n, dtype=np.uint64)
-    cnt_arr = np.zeros(n, dtype=np.uint64)
+    work_arr = np.zeros((3, n), dtype=np.uint64)    # per parent: children's keys, last key, count
     cdef uint64_t[::1] skel = skel_arr
     cdef uint64_t[::1] shape = shape_arr
     cdef int32_t[::1] nattr = nattr_arr
-    cdef uint64_t[::1] acc = acc_arr
-    cdef uint64_t[::1] last = last_arr
-    cdef uint64_t[::1] cnt = cnt_arr
+    cdef uint64_t[::1] acc = work_arr[0]
+    cdef uint64_t[::1] last = work_arr[1]
+    cdef uint64_t[::1] cnt = work_arr[2]
     with nogil:
         for i in range(n - 1, -1, -1):
             if not alive[i] or kind[i] != LXB_ELEMENT:
@@ -496,7 +510,7 @@ def record_keys(Doc d, const uint8_t[::1] alive):
 
 
 def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
-                     const uint64_t[::1] shape, double share=0.5, bint members=True):
+                     const uint64_t[::1] shape, double share=0.5, bint members=True, int min_items=2):
     """Template record lists of layout step b' (module docstring); returns a uint8 mask (1 = delete).
 
     `record[i]`: 2 when alive element i is a template record (its
@@ -507,7 +521,7 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
     (``record_keys``: tag, attribute names, first class name) of P's first
     or last record-2 child (the same template item whose content differs in
     structure: a comment with a link in it).  P is a list
-    when it has two or more members, one at least a record-2 child, one at
+    when it has `min_items` or more members, one at least a record-2 child, one at
     least kept, and every kept child holding kept text is a member; its
     kept members go when P lies after the main text container C (neither
     holding the other).  C is the element whose child blocks hold the most
@@ -529,26 +543,22 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
         return out
     blk_arr = block_ancestors(d)
     cdef const int32_t[::1] blk = blk_arr
-    kt_arr = np.zeros(n, dtype=np.int64)
-    nrec_arr = np.zeros(n, dtype=np.int32)
-    nmem_arr = np.zeros(n, dtype=np.int32)
-    nkept_arr = np.zeros(n, dtype=np.int32)
-    first_arr = np.zeros(n, dtype=np.uint64)
-    last_arr = np.zeros(n, dtype=np.uint64)
-    impure_arr = np.zeros(n, dtype=np.uint8)
-    member_arr = np.zeros(n, dtype=np.uint8)
-    credit_arr = np.zeros(n, dtype=np.int64)
-    ltext_arr = np.zeros(n, dtype=np.int64)
-    cdef int64_t[::1] kt = kt_arr
-    cdef int64_t[::1] ltext = ltext_arr
-    cdef int32_t[::1] nrec = nrec_arr
-    cdef int32_t[::1] nmem = nmem_arr
-    cdef int32_t[::1] nkept = nkept_arr
-    cdef uint64_t[::1] first = first_arr
-    cdef uint64_t[::1] last = last_arr
-    cdef uint8_t[::1] impure = impure_arr
-    cdef uint8_t[::1] member = member_arr
-    cdef int64_t[::1] credit = credit_arr
+    # per node: kept text, a list's kept text, the credit of C; record, member and kept-member
+    # children; the first and last record-2 shapes; impure parent, member
+    sums_arr = np.zeros((3, n), dtype=np.int64)
+    counts_arr = np.zeros((3, n), dtype=np.int32)
+    shapes_arr = np.zeros((2, n), dtype=np.uint64)
+    marks_arr = np.zeros((2, n), dtype=np.uint8)
+    cdef int64_t[::1] kt = sums_arr[0]
+    cdef int64_t[::1] ltext = sums_arr[1]
+    cdef int64_t[::1] credit = sums_arr[2]
+    cdef int32_t[::1] nrec = counts_arr[0]
+    cdef int32_t[::1] nmem = counts_arr[1]
+    cdef int32_t[::1] nkept = counts_arr[2]
+    cdef uint64_t[::1] first = shapes_arr[0]
+    cdef uint64_t[::1] last = shapes_arr[1]
+    cdef uint8_t[::1] impure = marks_arr[0]
+    cdef uint8_t[::1] member = marks_arr[1]
     with nogil:
         # kept text of every subtree; the shapes of each parent's first and last record-2 children
         for i in range(n - 1, -1, -1):
@@ -582,7 +592,7 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
         i = 0
         while i < n:
             p = parent[i]
-            if p >= 0 and member[i] and keep[i] and nrec[p] >= 1 and nmem[p] >= 2 and nkept[p] >= 1 \
+            if p >= 0 and member[i] and keep[i] and nrec[p] >= 1 and nmem[p] >= min_items and nkept[p] >= 1 \
                     and not impure[p] and ltext[p] <= share * total:
                 for b in range(i, end[i]):
                     dele[b] = 1

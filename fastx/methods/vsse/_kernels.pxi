@@ -424,6 +424,11 @@ def vvtc(Doc d, object counts=None):
     return out
 
 
+cdef object _vsse_tag_flags(object tags):
+    """An optional uint8 table over static tag ids as a contiguous array (one 0 for None)."""
+    return np.zeros(1, dtype=np.uint8) if tags is None else np.ascontiguousarray(tags, dtype=np.uint8)
+
+
 def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint links=False,
                      bint prose=False, object mute_tags=None):
     """punc_num of Formula 1 as VSSE uses it, in one sweep: `counts` (int32 over the
@@ -443,13 +448,10 @@ def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint li
     cdef const int32_t *tag = d.c_tag
     cdef const uint8_t *kind = d.c_kind
     cdef const uint16_t *flags = d.c_flags
-    cdef const int32_t *punct = d.c_punct
-    cdef const int32_t *words = d.c_words
-    cdef const uint8_t[::1] mt = np.zeros(1, dtype=np.uint8) if mute_tags is None else \
-        np.ascontiguousarray(mute_tags, dtype=np.uint8)
-    cdef Py_ssize_t nmt = 0 if mute_tags is None else mt.shape[0]
     if c.shape[0] != n:
         raise ValueError(f"counts has {c.shape[0]} entries, the Doc has {n} nodes")
+    cdef const uint8_t[::1] mt = _vsse_tag_flags(mute_tags)
+    cdef Py_ssize_t nmt = 0 if mute_tags is None else mt.shape[0]
     out_arr = np.zeros(n, dtype=np.int32)
     drop_arr = np.zeros(n, dtype=np.uint8)
     cdef int32_t[::1] out = out_arr
@@ -464,7 +466,7 @@ def vsse_leaf_counts(Doc d, object counts, const uint8_t[::1] drop_tags, bint li
                 if (p >= 0 and out[p] < 0) or (0 <= tag[i] < nmt and mt[tag[i]]):
                     out[i] = -1
             elif kind[i] == LXB_TEXT and (links or not (flags[i] & NF_IN_LINK)) and not (
-                    prose and punct[i] > words[i]) and not (p >= 0 and out[p] < 0):
+                    prose and d.c_punct[i] > d.c_words[i]) and not (p >= 0 and out[p] < 0):
                 out[i] = c[i]
         for i in range(n):
             if out[i] < 0:
@@ -864,8 +866,6 @@ def vsse_headline(Doc d, object keep, str title, const uint8_t[::1] heading_tags
     cdef const unsigned char *t = tb
     cdef Py_ssize_t tn = len(tb)
     cdef const uint8_t *kind = d.c_kind
-    cdef const int32_t *tag = d.c_tag
-    cdef const int32_t *end = d.c_end
     cdef const int64_t *off = d.c_text_off
     cdef const int32_t *tlen = d.c_text_len
     cdef const unsigned char *buf = d.text_buf
@@ -882,7 +882,8 @@ def vsse_headline(Doc d, object keep, str title, const uint8_t[::1] heading_tags
         if first >= 0:
             for i in range(n):
                 h = blk[i]
-                if kind[i] != LXB_TEXT or out[i] or h < 0 or not (0 <= tag[h] < nh and heading_tags[tag[h]]):
+                if kind[i] != LXB_TEXT or out[i] or h < 0 or not (
+                        0 <= d.c_tag[h] < nh and heading_tags[d.c_tag[h]]):
                     continue
                 if tlen[i] < cover * tn or not _vsse_in_title(buf + off[i], tlen[i], t, tn):
                     continue
@@ -892,7 +893,7 @@ def vsse_headline(Doc d, object keep, str title, const uint8_t[::1] heading_tags
                     best_dist = dist
             if best >= 0:
                 h = blk[best]
-                for i in range(h, end[h]):
+                for i in range(h, d.c_end[h]):
                     if kind[i] == LXB_TEXT:
                         out[i] = 1
     return np.asarray(out)
@@ -937,8 +938,7 @@ def vsse_refine(Doc d, object keep, str reference, int T2=3, double L=1.0, bint 
     cdef const int32_t *punct = d.c_punct
     cdef const int32_t *tag = d.c_tag
     cdef const uint16_t *flags = d.c_flags
-    cdef const uint8_t[::1] ex = np.zeros(1, dtype=np.uint8) if exempt_tags is None else \
-        np.ascontiguousarray(exempt_tags, dtype=np.uint8)
+    cdef const uint8_t[::1] ex = _vsse_tag_flags(exempt_tags)
     cdef Py_ssize_t nex = 0 if exempt_tags is None else ex.shape[0]
     cdef const uint64_t[::1] stop = _VSSE_STOP
     cdef const unsigned char *buf = d.text_buf

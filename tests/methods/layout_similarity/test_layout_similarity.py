@@ -238,9 +238,9 @@ def test_template_nodes_differing_by_digits_are_identical_unless_digits():
              '<div class="meta" id="post-1917"><span>Comments (15)</span> <span>11:43 AM on 04/28/2013</span></div>')
     b = page("Beta story", "<p>Beta is another paragraph on a second subject entirely.</p>",
              '<div class="meta" id="post-2203"><span>Comments (3)</span> <span>9:05 AM on 05/02/2013</span></div>')
-    r = fastx.extract(a, method="layout", reference=b, link_rules=False)
+    r = fastx.extract(a, method="layout", reference=b, link_rules=False, refine=False)
     assert "Comments" not in r.text and "11:43" not in r.text and "Alpha is a long" in r.text
-    r = fastx.extract(a, method="layout", reference=b, link_rules=False, digits=True)
+    r = fastx.extract(a, method="layout", reference=b, link_rules=False, digits=True, refine=False)
     assert "Comments (15)" in r.text
     # digit runs compare as one digit: "12" and "7" alike, "a1b" and "ab" not
     d1 = fastx.parse("<body><p>x 12 y</p></body>")
@@ -259,13 +259,13 @@ def test_several_references_delete_what_any_shares_and_copies_are_skipped():
     far = page("Gamma story", "<p>Gamma holds a third subject, told at length.</p>", promo)
     refs = [("http://ex.com/news/2013/beta", near), ("http://ex.com/blog/gamma", far)]
     url = "http://ex.com/news/2013/alpha"
-    one = fastx.extract(target, method="layout", url=url, references=refs, n_references=1)
+    one = fastx.extract(target, method="layout", url=url, references=refs, n_references=1, refine=False)
     assert "Subscribe" in one.text and "Home" not in one.text        # the paper: one reference, the nearest
-    both = fastx.extract(target, method="layout", url=url, references=refs)
+    both = fastx.extract(target, method="layout", url=url, references=refs, refine=False)
     assert "Subscribe" not in both.text and "Alpha is a long paragraph" in both.text
     # the same page under another address deletes (nearly) all of the target's text: skipped
     copy = [("http://ex.com/news/2013/alpha-copy", target)] + refs
-    r = fastx.extract(target, method="layout", url=url, references=copy)
+    r = fastx.extract(target, method="layout", url=url, references=copy, refine=False)
     assert r.text == both.text
     # the same address is never a reference while another candidate is left
     assert L.rank_references(url, [(url, target)] + refs) == refs
@@ -328,18 +328,59 @@ def test_records_that_are_most_of_the_page_stay():
 def test_records_inside_or_before_the_main_text_stay():
     items = "".join(comment(a, b, k) for k, (a, b) in enumerate([("p1", "Spec one is fine."), ("p2", "Spec two too.")]))
     inside = page("Inside", ARTICLE + f'<ul class="list">{items}</ul>' + ARTICLE.replace("council", "board"))
-    r = fastx.extract(inside, method="layout", reference=REFERENCE)
+    r = fastx.extract(inside, method="layout", reference=REFERENCE, refine=False)
     assert "Spec one is fine." in r.text and "Spec two too." in r.text
     before = (f"<html><body>{NAV}<div class='side'><ul class=\"list\">{items}</ul></div>"
               f"<div class='main'><h1>Before</h1>{ARTICLE}</div></body></html>")
-    r = fastx.extract(before, method="layout", reference=REFERENCE)
+    r = fastx.extract(before, method="layout", reference=REFERENCE, refine=False)
     assert "Spec one is fine." in r.text
     after = (f"<html><body>{NAV}<div class='main'><h1>After</h1>{ARTICLE}</div>"
              f"<div class='side'><ul class=\"list\">{items}</ul></div></body></html>")
-    r = fastx.extract(after, method="layout", reference=REFERENCE)
+    r = fastx.extract(after, method="layout", reference=REFERENCE, refine=False)
     assert "council met" in r.text and "Spec one is fine." not in r.text
 
 
 def test_no_reference_no_template_records():
     r = fastx.extract(TARGET, method="layout")
     assert "roads matter" in r.text
+
+
+def test_an_inline_link_of_running_text_is_not_template():
+    # the reference links "Up with Chris" in its navigation; the target names the show in a sentence
+    ref = ('<html><body><div class="nav"><a href="/up">Up with Chris</a></div>'
+           '<p>Some other story with other words about a different topic.</p></body></html>')
+    tgt = ('<html><body><p>On Sunday <a href="/up">Up with Chris</a> asked the mayor about the roads.</p>'
+           '<div class="side"><a href="/up">Up with Chris</a></div></body></html>')
+    t, r = fastx.parse(tgt), fastx.parse(ref)
+    args = (t, L.hashes(t)[0], L.preprocess(t), r, L.hashes(r)[0], L.preprocess(r))
+    running, side = [i for i in range(t.n) if t.tag_name(i) == "a"]
+    deleted = _core.delete_identical(*args)
+    assert not deleted[running] and deleted[side]       # the side link takes the reference's one
+    literal = _core.delete_identical(*args, inline_text=False)
+    assert literal[running] and not literal[side]       # the paper's literal reading: the first match
+    out = fastx.extract(tgt, method="layout", reference=ref, link_rules=False, refine=False).text
+    assert "On Sunday Up with Chris asked the mayor" in out.replace("\n", " ")
+
+
+def test_a_list_repeated_in_the_page_only_is_a_template_list_too():
+    # the reference has no comments at all; the target's three comments share one shape (RECORD_SELF)
+    ref = page("Other story", "<p>Something else happened somewhere else entirely today, said many.</p>")
+    r = fastx.extract(TARGET, method="layout", reference=ref)
+    assert "council met on Tuesday" in r.text and "roads matter" not in r.text
+    two = commented("Budget talks", ARTICLE, [("ann", "I think the roads matter most of all here."),
+                                              ("bob", "The parks were ignored again, as always.")])
+    assert "roads matter" in fastx.extract(two, method="layout", reference=ref).text
+
+
+def test_the_line_block_refinement_is_on_by_default():
+    # a short line far below the article survives the deletion and the link rules; the line blocks drop it
+    lines = "".join(f"<p>Line {k} of the article says a good deal about the subject at hand.</p>" for k in range(8))
+    pad = "".join(f"<div><span>{k}</span></div>" for k in range(12))
+    tgt = page("Story", lines, f"<div class='x'><div class='y'>{pad}</div><p>Short tail note.</p></div>")
+    ref = page("Beta story", "<p>Beta is another paragraph on a second subject entirely.</p>",
+               f"<div class='y'>{pad}</div>")       # the padding is template: blank lines in the target
+    default = fastx.extract(tgt, method="layout", reference=ref).text
+    plain = fastx.extract(tgt, method="layout", reference=ref, refine=False).text
+    assert "Line 7 of the article" in default and "Short tail note." in plain
+    assert default == fastx.extract(tgt, method="layout", reference=ref, refine=True).text
+    assert "Short tail note." not in default
