@@ -211,22 +211,12 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre) noexcept nogil
     A `hidden` element whose id is "S:<n>" is a completed React streaming segment
     (React 18 server rendering: the inline $RC script moves it into its
     <template id="B:<n>"> placeholder as soon as it arrives), so what the browser shows:
-    it counts as visible. 2% of wcxb-dev's modern pages put content there.
-
-    An element whose only attributes are its id and class (lexbor keeps both in the
-    element: attr_id, attr_class), most elements that have any, is visible without a
-    walk over its attributes."""
-    cdef fx_element *e = <fx_element *>node
-    cdef fx_attr *a = e.first_attr
+    it counts as visible. 2% of wcxb-dev's modern pages put content there."""
+    cdef fx_attr *a = (<fx_element *>node).first_attr
     cdef size_t n
     cdef const unsigned char *s
     cdef int bits
     cdef bint hidden_attr = False, segment = False
-    if a == NULL:
-        return False
-    if (a == e.attr_class or a == e.attr_id) and (a == e.last_attr or (
-            (e.last_attr == e.attr_class or e.last_attr == e.attr_id) and a.next == e.last_attr)):
-        return False
     while a != NULL:
         s = _attr_name(a, &n)
         if s != NULL:

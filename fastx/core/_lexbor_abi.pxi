@@ -29,7 +29,6 @@ cdef extern from "lexbor_abi.h":
     ctypedef struct fx_element:
         fx_node node
         fx_attr *first_attr
-        fx_attr *last_attr
         fx_attr *attr_id
         fx_attr *attr_class
 
