@@ -940,7 +940,7 @@ for _c in range(256):
 
 
 cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, const int32_t *units,
-                        const float *X, const uint8_t *kind, const int32_t *tag, const int32_t *C,
+                        const double *acc, const uint8_t *ck, const uint8_t *kind, const int32_t *tag, const int32_t *C,
                         const int32_t *LC, const int32_t *LT, const int32_t *P, const uint16_t *wbits,
                         const _GbtGroups *g, double rep_cover, const unsigned char *buf,
                         Py_ssize_t blen) noexcept nogil:
@@ -948,7 +948,9 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
     how the text is spread over units (the share of the largest ones, of CETD's keep set,
     of sentence-like, short and link-dominated units), the largest repeated sibling group,
     digits, currency signs and question marks in the text, tag counts and class/id word
-    groups.  X holds the units' rows (unit features)."""
+    groups.  `acc` and `ck` are the units' accumulators and CETD's keep set (_gbt_features): the
+    page row reads what the units' rows hold (u_chars, u_link, u_endp, cetd_keep) from them, so
+    that it comes before the rows (whose pt_* columns it decides)."""
     cdef Py_ssize_t i, u, k, elements = 0
     cdef double top[5]
     cdef double tot = 0, v, cetd = 0, endp = 0, shortu = 0, linku = 0, repc = 0, t5 = 0
@@ -956,7 +958,6 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
     cdef double digits = 0, cur = 0, quest = 0, bc = C[root] if n > 0 else 0
     cdef double cnt[_GBT_NPTAG + 1]
     cdef double wcnt[_GBT_GROUPS]
-    cdef const float *xu
     cdef unsigned char c
     for k in range(5):
         top[k] = 0
@@ -975,8 +976,7 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
                 if wbits[i] & (1 << k):
                     wcnt[k] += 1
     for u in range(m):
-        xu = X + u * GBT_NFEAT
-        v = xu[_GF_U + 0]
+        v = <float>acc[12 * u]                  # the u_chars column (_gbt_unit_row)
         tot += v
         if v > top[4]:
             k = 4
@@ -984,13 +984,13 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
                 top[k] = top[k - 1]
                 k -= 1
             top[k] = v
-        if xu[_GF_PAGE + 5] > 0:
+        if ck[units[u]] > 0:
             cetd += v
-        if xu[_GF_U + 6] > 0:
+        if acc[12 * u + 6] > 0:
             endp += v
         if v < 20:
             shortu += 1
-        if xu[_GF_U + 1] > 0.5:
+        if _gbt_ratio(acc[12 * u + 4], acc[12 * u]) > 0.5:
             linku += 1
     for k in range(5):
         t5 += top[k]
@@ -1044,8 +1044,17 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
         px[_GP_WORDS + k] = <float>log1p(wcnt[k])
 
 
-cdef tuple _gbt_features(Doc d):
-    """(unit_of, units, X) of a Doc: see `default_features`."""
+cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
+                          double cut=0.0, double page_cut=0.0, bint headline=True, double min_overlap=0.6,
+                          bint fallback=True):
+    """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
+    `default_keep` instead (the other arguments are its own).
+
+    The page row comes first (it reads the units' accumulators), then the units' rows: the
+    whole matrix X, or, with a model, blocks of _GBT_BLOCK rows, each scored by the ensemble
+    (`_gbt_ensemble`) and decided (`_gbt_keep_block`) as soon as it is written, so that
+    nothing of the size of units x features is held (a 20 MB page of short paragraphs has
+    345,000 units: 153 MB of rows); the mask is the same as from the whole matrix."""
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
@@ -1098,8 +1107,16 @@ cdef tuple _gbt_features(Doc d):
     cdef _GbtSet *tset = <_GbtSet *>malloc(sizeof(_GbtSet))
     cdef _GbtGroups groups
     cdef double rep_cover = 0
-    cdef float *X
+    cdef float *X = NULL
     cdef float *PX
+    cdef float *xu
+    cdef float ptv[_GBT_NTYPES]
+    cdef double *zb = NULL
+    cdef int32_t *rows = NULL
+    cdef uint8_t *ub = NULL
+    cdef uint8_t *kp
+    cdef _GbtKeepState ks
+    cdef Py_ssize_t nb, b0, bm
     cdef int32_t *units_out
     cdef uint16_t own, seen
     cdef int g, ti, last_cp
@@ -1159,8 +1176,7 @@ cdef tuple _gbt_features(Doc d):
                 while q > <size_t>dv.text_off[i] + 1 and (dv.text_buf[q - 1] & 0xC0) == 0x80:
                     q -= 1
                 q -= 1 if q > <size_t>dv.text_off[i] else 0
-                last_cp = (<int>_utf8_next(dv.text_buf, dv.text_off[i] + dv.text_len[i], &q)
-                           if dv.text_len[i] > 0 else 0)
+                last_cp = <int>_utf8_next(dv.text_buf, dv.text_off[i] + dv.text_len[i], &q) if dv.text_len[i] > 0 else 0
                 acc[12 * u + 6] = 1.0 if _gbt_sentence_end(last_cp) else 0.0
                 # title / description token overlap (the unit's first tokens)
                 if acc[12 * u + 7] < _GBT_SCAN_MAX and (tset.tcount > 0 or tset.dcount > 0):
@@ -1180,27 +1196,75 @@ cdef tuple _gbt_features(Doc d):
                                 tbits[2 * u + 1] |= (<uint64_t>1) << tset.didx[slot]
             for i in range(n):
                 unit_of[i] = node_unit[blk[i] if blk[i] >= 0 else root]
-        X_arr = np.empty((m, GBT_NFEAT), dtype=np.float32)      # _gbt_unit_row writes every column
-        X = <float *>cnp.PyArray_DATA(X_arr)
-        units_arr = np.empty(m, dtype=np.int32)
-        units_out = <int32_t *>cnp.PyArray_DATA(units_arr)
+        if model is None:
+            nb = m
+            X_arr = np.empty((m, GBT_NFEAT), dtype=np.float32)      # _gbt_unit_row writes every column
+            X = <float *>cnp.PyArray_DATA(X_arr)
+            units_arr = np.empty(m, dtype=np.int32)
+            units_out = <int32_t *>cnp.PyArray_DATA(units_arr)
+            for u in range(m):
+                units_out[u] = units[u]
+        else:
+            if model.width > GBT_NFEAT:
+                raise ValueError(f"the trees read {model.width} columns, the units have {GBT_NFEAT}")
+            nb = min(m, <Py_ssize_t>_GBT_BLOCK)
+            X = <float *>malloc((nb + 1) * GBT_NFEAT * sizeof(float))
+            zb = <double *>malloc((nb + 1) * sizeof(double))
+            rows = <int32_t *>malloc((nb + 1) * sizeof(int32_t))
+            ub = <uint8_t *>malloc(m + 1)
+            if X == NULL or zb == NULL or rows == NULL or ub == NULL:
+                raise MemoryError()
         page_arr = np.empty(GBT_NPAGE, dtype=np.float32)
         PX = <float *>cnp.PyArray_DATA(page_arr)
         with nogil:
             body_c = dv.chars[root] if n > 0 else 0
-            for u in range(m):
-                units_out[u] = units[u]
-                _gbt_unit_row(X + u * GBT_NFEAT, u, m, units[u], n, acc, tbits, tset.tcount, tset.dcount,
-                              total_chars, body_c, root, dv.parent, dv.end, dv.depth, dv.tag, dv.flags, dv.chars,
-                              dv.tags, dv.link_chars, dv.link_tags, dv.punct, dv.p_count,
-                              TD, CTD, DS, ck, g_node, thr, sem, wbits)
-                if _gbt_rep_row(X + u * GBT_NFEAT, units[u], dv.parent, dv.chars, &groups, body_c) > 0:
+            for u in range(m):      # the share of the text in repeated groups (X's first row: scratch)
+                if _gbt_rep_row(X, units[u], dv.parent, dv.chars, &groups, body_c) > 0:
                     rep_cover += acc[12 * u]
-                for k in range(_GBT_NTYPES):
-                    X[u * GBT_NFEAT + _GF_PT + k] = 0      # the page-type columns: set by the caller
-            _gbt_page_row(PX, n, m, root, units, X, dv.kind, dv.tag, dv.chars, dv.link_chars, dv.link_tags, dv.punct,
-                          wbits, &groups, rep_cover,
+            _gbt_page_row(PX, n, m, root, units, acc, ck, dv.kind, dv.tag, dv.chars, dv.link_chars, dv.link_tags,
+                          dv.punct, wbits, &groups, rep_cover,
                           dv.text_buf, buf_len)
+        for k in range(_GBT_NTYPES):
+            ptv[k] = 0              # the page-type columns (default_features: set by the caller)
+        if model is not None:
+            keep = np.zeros(n, dtype=np.uint8)
+            if m == 0:
+                return keep
+            if page_types is not None:
+                probs = page_types(d, page_arr)
+                pv = np.ascontiguousarray(probs, dtype=np.float32).reshape(-1)
+                if pv.shape[0] != _GBT_NTYPES:
+                    raise ValueError(f"page_types gave {pv.shape[0]} probabilities for {_GBT_NTYPES} types")
+                for k in range(_GBT_NTYPES):
+                    ptv[k] = pv[k]
+                if type_cuts is not None:
+                    cut, page_cut = type_cuts[int(np.argmax(probs))]
+            _gbt_keep_init(&ks)
+        b0 = 0
+        while b0 < m:
+            bm = min(m - b0, nb)
+            with nogil:
+                for u in range(b0, b0 + bm):
+                    xu = X + (u - b0) * GBT_NFEAT
+                    _gbt_unit_row(xu, u, m, units[u], n, acc, tbits, tset.tcount, tset.dcount,
+                                  total_chars, body_c, root, dv.parent, dv.end, dv.depth, dv.tag, dv.flags, dv.chars,
+                                  dv.tags, dv.link_chars, dv.link_tags, dv.punct, dv.p_count,
+                                  TD, CTD, DS, ck, g_node, thr, sem, wbits)
+                    _gbt_rep_row(xu, units[u], dv.parent, dv.chars, &groups, body_c)
+                    for k in range(_GBT_NTYPES):
+                        xu[_GF_PT + k] = ptv[k]
+                if model is not None:
+                    memset(zb, 0, bm * sizeof(double))
+                    _gbt_ensemble(X, bm, GBT_NFEAT, model.depth, model.feat, model.thr, model.leaf, model.nt,
+                                  model.exit_at, model.exit_margin, model.nexit, cut, page_cut, zb, rows)
+                    _gbt_keep_block(&ks, X, zb, b0, bm, cut, page_cut, min_overlap, ub)
+            b0 += bm
+        if model is None:
+            return unit_of_arr, units_arr, X_arr, page_arr
+        kp = <uint8_t *>cnp.PyArray_DATA(keep)
+        with nogil:
+            _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp)
+        return keep
     finally:
         _gbt_groups_free(&groups)
         free(node_unit)
@@ -1213,7 +1277,11 @@ cdef tuple _gbt_features(Doc d):
         free(dscratch)
         free(iscratch)
         free(ck_buf)
-    return unit_of_arr, units_arr, X_arr, page_arr
+        if model is not None:
+            free(X)
+            free(zb)
+            free(rows)
+            free(ub)
 
 
 cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_ssize_t n, const double *acc,
@@ -1389,6 +1457,15 @@ cdef enum:
     _GBT_BLOCK = 512     # rows scored through every tree together (X's block stays in cache)
 
 
+cdef extern from "gbt_avx2.h":
+    size_t fx_gbt_tree_avx2(const float *X, Py_ssize_t F, Py_ssize_t base, const int32_t *rows, size_t na,
+                            int depth, const int32_t *f, const float *th, const float *lv,
+                            double *out) noexcept nogil
+    int fx_gbt_avx2_usable() noexcept nogil
+
+cdef bint _gbt_avx2 = fx_gbt_avx2_usable() != 0     # _gbt_tree's rows eight at a time (gbt_avx2.h)
+
+
 cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                         const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
                         const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double *out,
@@ -1400,8 +1477,13 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
     the cache while every tree reads it, where one tree at a time over all rows
     would read the whole matrix from memory once per tree (a 20 MB page has
     ~150 MB of features). A row's sum and its early exit depend on that row
-    alone, so the result is the same as one pass over all rows."""
+    alone, so the result is the same as one pass over all rows.
+
+    Where the CPU has AVX2, trees of depth 4-6 walk a block's rows eight at a time
+    (fx_gbt_tree_avx2, the same walk and the same sums as _gbt_tree), the rest with _gbt_tree."""
     cdef Py_ssize_t inner = (1 << depth) - 1, t, a, j, c, na, b0 = 0, bm
+    cdef size_t done
+    cdef bint vec = _gbt_avx2 and 4 <= depth <= 6 and F < <Py_ssize_t>(0x7FFFFFFF // _GBT_BLOCK)
     cdef double v, e
     while b0 < m:
         bm = min(m - b0, <Py_ssize_t>_GBT_BLOCK)
@@ -1410,7 +1492,10 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
         na = bm
         c = 0
         for t in range(nt):
-            _gbt_tree(X, F, rows, na, depth, feat + t * inner, thr + t * inner, leaf + t * (inner + 1), out)
+            done = fx_gbt_tree_avx2(X + b0 * F, F, b0, rows, na, depth, feat + t * inner, thr + t * inner,
+                                    leaf + t * (inner + 1), out) if vec else 0
+            _gbt_tree(X, F, rows + done, na - done, depth, feat + t * inner, thr + t * inner,
+                      leaf + t * (inner + 1), out)
             while c < nexit and exit_at[c] <= t + 1:
                 if exit_at[c] == t + 1:
                     j = 0
@@ -1704,24 +1789,72 @@ cdef inline bint _gbt_reads_like_title(const float *x, double min_overlap) noexc
         and x[_GF_PAGE + 9] >= min_overlap
 
 
-cdef void _gbt_headline(const float *X, Py_ssize_t m, uint8_t *keep, double min_overlap) noexcept nogil:
-    """Keep the headline: when no kept unit reads like the <title>, the heading
-    unit before the first kept one that does (best overlap sum) is kept."""
-    cdef Py_ssize_t u, first = -1, best = -1
-    cdef double v, bestv = -1.0
-    for u in range(m):
-        if keep[u]:
-            if _gbt_reads_like_title(X + u * GBT_NFEAT, min_overlap):
-                return
-            if first < 0:
-                first = u
-    for u in range(first if first > 0 else 0):
-        v = X[u * GBT_NFEAT + _GF_PAGE + 8] + X[u * GBT_NFEAT + _GF_PAGE + 9]
-        if X[u * GBT_NFEAT + _GF_B + 1] > 0 and _gbt_reads_like_title(X + u * GBT_NFEAT, min_overlap) \
-                and v > bestv:
-            best, bestv = u, v
-    if best >= 0:
-        keep[best] = 1
+cdef struct _GbtKeepState:
+    # default_keep's decisions over the blocks of units, in unit order; index 0 for the units at
+    # or above the cut, 1 for CETD's selection (the fallback)
+    bint any_unit               # a unit reaches the cut
+    bint any_page               # a unit reaches the page cut
+    Py_ssize_t first[2]         # the first kept unit (-1: none yet)
+    Py_ssize_t best[2]          # the headline: of the heading units before it that read like the
+    double bestv[2]             # title, the one with the best overlap sum (-1: none)
+    bint titled[2]              # a kept unit reads like the title
+
+
+cdef void _gbt_keep_init(_GbtKeepState *s) noexcept nogil:
+    cdef int j
+    s.any_unit = s.any_page = False
+    for j in range(2):
+        s.first[j] = s.best[j] = -1
+        s.bestv[j] = -1.0
+        s.titled[j] = False
+
+
+cdef void _gbt_keep_block(_GbtKeepState *s, const float *X, const double *z, Py_ssize_t u0, Py_ssize_t bm,
+                          double cut, double page_cut, double min_overlap, uint8_t *ub) noexcept nogil:
+    """Units u0 .. u0 + bm (rows of X, log-odds z): ub[u] bit 0 when the unit reaches the cut,
+    bit 1 when it is in CETD's selection (the cetd_keep column); and, for either set, the
+    headline rule's state: when no kept unit reads like the <title>, the heading unit before
+    the first kept one that does (best overlap sum; the first on ties) is kept."""
+    cdef Py_ssize_t a, u
+    cdef const float *x
+    cdef uint8_t bits
+    cdef bint t
+    cdef double v
+    cdef int j
+    for a in range(bm):
+        x = X + a * GBT_NFEAT
+        u = u0 + a
+        bits = (1 if z[a] >= cut else 0) | (2 if x[_GF_PAGE + 5] > 0 else 0)
+        s.any_unit = s.any_unit or z[a] >= cut
+        s.any_page = s.any_page or z[a] >= page_cut
+        ub[u] = bits
+        t = _gbt_reads_like_title(x, min_overlap)
+        for j in range(2):
+            if bits & (1 << j):
+                s.titled[j] = s.titled[j] or t
+                if s.first[j] < 0:
+                    s.first[j] = u
+            elif s.first[j] < 0 and t and x[_GF_B + 1] > 0:
+                v = x[_GF_PAGE + 8] + x[_GF_PAGE + 9]
+                if v > s.bestv[j]:
+                    s.best[j] = u
+                    s.bestv[j] = v
+
+
+cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, const int32_t *unit_of,
+                         bint headline, bint fallback, uint8_t *keep) noexcept nogil:
+    """The node mask of default_keep from the units' bits (_gbt_keep_block): nothing when no
+    unit reaches the page cut, else the units at or above the cut (CETD's selection when none
+    is and `fallback`) and the headline (`headline`); a node is kept with its unit."""
+    cdef Py_ssize_t i
+    cdef int j = 1 if s.any_page and not s.any_unit and fallback else 0
+    if not s.any_page:
+        return
+    if headline and not s.titled[j] and s.first[j] > 0 and s.best[j] >= 0:
+        ub[s.best[j]] |= 1 << j
+    for i in range(n):
+        if unit_of[i] >= 0:
+            keep[i] = (ub[unit_of[i]] >> j) & 1
 
 
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
@@ -1737,62 +1870,52 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `type_cuts`: (cut, page_cut) per page type (rows in PAGE_TYPES order),
     used instead of `cut`/`page_cut` for the most probable type.
     `first`: a first-stage ensemble; `model` is then the context stage, scoring the
-    `default_context` rows built from the first stage's log-odds (stacking)."""
+    `default_context` rows built from the first stage's log-odds (stacking).
+    One stage: the units are featured and scored block by block (`_gbt_features`), so that
+    memory beyond the Doc and the mask does not grow with the number of units; two stages:
+    the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
+    if first is None:
+        return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback)
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
         probs = page_types(d, page_arr)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
         if type_cuts is not None:
             cut, page_cut = type_cuts[int(np.argmax(probs))]
-    cdef Py_ssize_t m = units_arr.shape[0], i, n = d.n
+    cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:
         return keep
     cdef const float *xp = <const float *>cnp.PyArray_DATA(X_arr)
-    cdef _GbtModel first_stage
+    cdef _GbtModel first_stage = <_GbtModel?>first
     cdef double *cacc
     cdef float *cx
     cdef const int32_t *cu
     cdef const double *cz
-    X_in = X_arr
-    if first is not None:
-        first_stage = <_GbtModel?>first
-        z1 = first_stage.predict(X_arr, 0.0, 0.0, False)
-        X_in = np.empty((m, GBT_NFEAT + GBT_NCTX), dtype=np.float32)
-        cacc = <double *>malloc(5 * n * sizeof(double) + 1)
-        if cacc == NULL:
-            raise MemoryError()
-        cx = <float *>cnp.PyArray_DATA(X_in)
-        cu = <const int32_t *>cnp.PyArray_DATA(units_arr)
-        cz = <const double *>cnp.PyArray_DATA(z1)
-        with nogil:
-            _gbt_context(cx, xp, m, cu, cz, n, d.view.parent, cacc)
-        free(cacc)
+    z1 = first_stage.predict(X_arr, 0.0, 0.0, False)
+    X_in = np.empty((m, GBT_NFEAT + GBT_NCTX), dtype=np.float32)
+    cacc = <double *>malloc(5 * n * sizeof(double) + 1)
+    if cacc == NULL:
+        raise MemoryError()
+    cx = <float *>cnp.PyArray_DATA(X_in)
+    cu = <const int32_t *>cnp.PyArray_DATA(units_arr)
+    cz = <const double *>cnp.PyArray_DATA(z1)
+    with nogil:
+        _gbt_context(cx, xp, m, cu, cz, n, d.view.parent, cacc)
+    free(cacc)
     z = model.predict(X_in, cut, page_cut, True)
     cdef const double *zp = <const double *>cnp.PyArray_DATA(z)
     cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
     cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
-    cdef uint8_t *uk = <uint8_t *>malloc(m)
-    cdef bint any_page = False, any_unit = False
-    if uk == NULL:
+    cdef uint8_t *ub = <uint8_t *>malloc(m)
+    cdef _GbtKeepState ks
+    if ub == NULL:
         raise MemoryError()
     with nogil:
-        for i in range(m):
-            uk[i] = zp[i] >= cut
-            any_unit = any_unit or uk[i]
-            any_page = any_page or zp[i] >= page_cut
-        if any_page and not any_unit and fallback:
-            # the page has main content but no unit is sure enough: CETD's extraction
-            # (Algorithm 2, the cetd_keep column) rather than nothing
-            for i in range(m):
-                uk[i] = xp[i * GBT_NFEAT + _GF_PAGE + 5] > 0
-        if any_page:
-            if headline:
-                _gbt_headline(xp, m, uk, min_overlap)
-            for i in range(n):
-                if uo[i] >= 0:
-                    kp[i] = uk[uo[i]]
-    free(uk)
+        _gbt_keep_init(&ks)
+        _gbt_keep_block(&ks, xp, zp, 0, m, cut, page_cut, min_overlap, ub)
+        _gbt_keep_mask(&ks, ub, n, uo, headline, fallback, kp)
+    free(ub)
     return keep
 
 

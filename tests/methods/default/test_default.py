@@ -139,6 +139,19 @@ def test_gbt_predict_matches_reference(rows, depth):
     assert np.allclose(got, reference(X, depth, feat, thr, leaf), atol=1e-5)
 
 
+
+@pytest.mark.parametrize("depth", [4, 5, 6])
+def test_gbt_predict_is_exactly_the_sequential_sum(depth):
+    """Trees of depth 4-6 walk eight rows per vector where the CPU has AVX2 (gbt_avx2.h): the
+    same leaves and the same sums, bit for bit, as one tree after the other per row; over
+    groups of 48 and 8 rows, the rows left over and several 512-row blocks."""
+    rng = np.random.default_rng(depth)
+    feat, thr, leaf = random_trees(rng, 30, depth, 9)
+    X = rng.random((1100, 9)).astype(np.float32)
+    X[::7, feat[0, 0]] = thr[0, 0]                                    # ties go to the first child
+    assert np.array_equal(_core.gbt_predict(_core.gbt_model(depth, feat, thr, leaf), X),
+                          reference(X, depth, feat, thr, leaf))
+
 def test_early_exit_with_safe_margins_keeps_every_decision():
     rng = np.random.default_rng(3)
     feat, thr, leaf = random_trees(rng, 40, 4, 6)
@@ -360,6 +373,67 @@ def test_deterministic():
     a = fastx.extract(ARTICLE).keep
     b = fastx.extract(fastx.parse(ARTICLE)).keep
     assert np.array_equal(a, b)
+
+
+def reference_keep(doc, model, cut, page_cut, headline=True, min_overlap=0.6, page_types=None,
+                   type_cuts=None, fallback=True):
+    """default_keep from the whole feature matrix (default_features, gbt_predict) and the rules
+    of its docstring, in Python: what the block-by-block kernel must reproduce."""
+    unit_of, units, X, page = _core.default_features(doc)
+    keep = np.zeros(doc.n, dtype=np.uint8)
+    if not len(units):
+        return keep
+    if page_types is not None:
+        probs = page_types(doc, page)
+        X[:, COL["pt_article"]:COL["pt_article"] + len(probs)] = probs
+        if type_cuts is not None:
+            cut, page_cut = type_cuts[int(np.argmax(probs))]
+    z = _core.gbt_predict(model._trees, X, (cut, page_cut))
+    if not (z >= page_cut).any():
+        return keep
+    uk = z >= cut
+    if not uk.any() and fallback:
+        uk = X[:, COL["cetd_keep"]] > 0
+    titled = (X[:, COL["u_words"]] <= 16) & (X[:, COL["title_sim"]] >= min_overlap) \
+        & (X[:, COL["title_cov"]] >= min_overlap)
+    kept = np.flatnonzero(uk)
+    if headline and len(kept) and not titled[kept].any():
+        heads = [u for u in range(kept[0]) if X[u, COL["b_heading"]] > 0 and titled[u]]
+        if heads:
+            overlap = X[heads, COL["title_sim"]] + X[heads, COL["title_cov"]]     # float32, as the kernel
+            uk[heads[int(np.argmax(overlap))]] = True
+    has = unit_of >= 0
+    keep[has] = uk[unit_of[has]]
+    return keep
+
+
+def test_block_by_block_keep_is_the_whole_matrix_keep():
+    """default_keep features and scores 512 units at a time; its mask is the one of the whole
+    matrix on pages of several blocks, with the headline, the fallback and the page gate."""
+    title = "Council votes to repair the old stone bridge"
+    filler = "".join(f"<div class=item><a href=/s/{k}>Story {k}</a> short note {k}</div>" for k in range(700))
+    long_p = "<p>" + "A long paragraph of plain text, with punctuation and several words. " * 4 + "</p>"
+    many = (f"<html><head><title>{title}</title></head><body>{filler}<h2>{title}</h2>"
+            + long_p * 40 + filler + "</body></html>")
+    rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5)
+    never = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[-1.0, -1.0]], 0.5, page_threshold=0.1)
+    shipped = dm.shipped()
+    pt = dm._page_type.shipped()
+    for html in (ARTICLE, many, many.replace("<h2>", "<h3>x").replace("</h2>", "</h3>")):
+        doc = fastx.parse(html)
+        cases = [(shipped, shipped._cuts, dict(page_types=pt, type_cuts=shipped._type_cuts)),
+                 (shipped, (dm.logit(0.3), dm.logit(0.2)), dict(page_types=pt, headline=False)),
+                 (rule, rule._cuts, {}), (rule, rule._cuts, dict(fallback=False)),
+                 (never, never._cuts, {}), (never, never._cuts, dict(fallback=False))]
+        for model, (cut, page_cut), kw in cases:
+            got = _core.default_keep(doc, model._trees, cut, page_cut, kw.get("headline", True), 0.6,
+                                     kw.get("page_types"), kw.get("type_cuts"), kw.get("fallback", True))
+            assert np.array_equal(got, reference_keep(doc, model, cut, page_cut, **kw))
+    assert len(_core.default_features(fastx.parse(many))[1]) > 2 * 512
+    # the rule model keeps the long paragraphs and adds the headline found in the second block
+    doc = fastx.parse(many)
+    text = fastx.extract(doc, model=rule).text
+    assert text.startswith(title + "\nA long paragraph") and "Story" not in text
 
 
 def test_default_is_the_default_everywhere():
