@@ -21,7 +21,7 @@ one extension module (the `include` lines below, in dependency order):
 - ``core/_parse.pxi``       the same bounds applied to lexbor's tokens during the parse (the fast path)
 - ``methods/vsse/_kernels.pxi``  VSSE: vvtc, tag-path pcs, SimHash/Hamming, WVC, HMM over DOM levels
 - ``output/_markdown.pxi``  Markdown output: CommonMark + GitHub tables over the Doc and a keep mask
-- ``output/_meta.pxi``      page metadata evidence (the page's bytes and the Doc's arrays)
+- ``output/_meta.pxi``      page metadata evidence: a tag walk over lexbor's tree (meta/link/JSON-LD) and a window of the Doc around the h1
 - ``core/_sniff.pxi``       non-HTML input: control/NUL byte counts of the head of the bytes
 """
 cimport numpy as cnp
