@@ -457,6 +457,14 @@ cdef inline int32_t _guard_base(_Guard *g, int kind) noexcept nogil:
     return t.b_lialg
 
 
+cdef inline void _guard_close(_Guard *g, int32_t j, int kind) noexcept nogil:
+    """Close the open element at stack index `j` (and what is above it) when it is open (j >= 0)
+    within the scope `kind` (_guard_base): the "generate implied end tags / pop until" step of
+    the tree builder's start-tag rules (HTML Standard 13.2.6.4.7)."""
+    if j >= 0 and j >= _guard_base(g, kind):
+        _guard_pop_to(g, j)
+
+
 cdef inline int32_t _guard_max2(int32_t a, int32_t b) noexcept nogil:
     return a if a > b else b
 
@@ -476,9 +484,7 @@ cdef inline bint _guard_in_foreign(_Guard *g) noexcept nogil:
 
 cdef void _guard_any_end(_Guard *g, int32_t ident) noexcept nogil:
     """'Any other end tag': close the element unless a special element is in between."""
-    cdef int32_t j = g.top_of[ident]
-    if j >= 0 and j >= _guard_base(g, 4):
-        _guard_pop_to(g, j)
+    _guard_close(g, g.top_of[ident], 4)
 
 
 cdef void _guard_adoption(_Guard *g, int32_t ident) noexcept nogil:
@@ -565,19 +571,13 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing,
         if ident == _guard_id_select:
             return _GUARD_HTML           # <select> in a select closes it and is ignored
     if cat & _G_CLOSEP:
-        j = g.top_of[_guard_id_p]
-        if j >= 0 and j >= _guard_base(g, 1):
-            _guard_pop_to(g, j)
+        _guard_close(g, g.top_of[_guard_id_p], 1)
     if cat & _G_HEADING and g.depth > 0 and g.stack[g.depth - 1].cat & _G_HEADING:
         _guard_pop_to(g, g.depth - 1)
     if cat & _G_LI:
-        j = g.top_of[_guard_id_li]
-        if j >= 0 and j >= _guard_base(g, 5):
-            _guard_pop_to(g, j)
+        _guard_close(g, g.top_of[_guard_id_li], 5)
     if cat & _G_DDDT:
-        j = _guard_max2(g.top_of[_guard_id_dd], g.top_of[_guard_id_dt])
-        if j >= 0 and j >= _guard_base(g, 5):
-            _guard_pop_to(g, j)
+        _guard_close(g, _guard_max2(g.top_of[_guard_id_dd], g.top_of[_guard_id_dt]), 5)
     if cat & _G_A:
         j = _guard_afe_find(g, _guard_id_a)
         if j >= 0:
@@ -600,18 +600,12 @@ cdef int _guard_start(_Guard *g, int32_t ident, uint32_t cat, bint self_closing,
             and g.top_of[_guard_id_select] >= 0:
         _guard_pop_to(g, g.depth - 1)    # (in a select only; in the body optgroups nest)
     if cat & _G_TR:
-        j = g.top_of[_guard_id_tr]
-        if j >= 0 and j >= _guard_base(g, 3):
-            _guard_pop_to(g, j)
+        _guard_close(g, g.top_of[_guard_id_tr], 3)
     if cat & _G_CELL:
-        j = _guard_max2(g.top_of[_guard_id_td], g.top_of[_guard_id_th])
-        if j >= 0 and j >= _guard_base(g, 3):
-            _guard_pop_to(g, j)
+        _guard_close(g, _guard_max2(g.top_of[_guard_id_td], g.top_of[_guard_id_th]), 3)
     if cat & _G_TSECT:
-        j = _guard_max2(g.top_of[_guard_id_tbody],
-                        _guard_max2(g.top_of[_guard_id_thead], g.top_of[_guard_id_tfoot]))
-        if j >= 0 and j >= _guard_base(g, 3):
-            _guard_pop_to(g, j)
+        _guard_close(g, _guard_max2(g.top_of[_guard_id_tbody],
+                                    _guard_max2(g.top_of[_guard_id_thead], g.top_of[_guard_id_tfoot])), 3)
     if cat & _G_TABLE and g.depth > 0 and not g.stack[g.depth - 1].foreign \
             and g.stack[g.depth - 1].cat & (_G_TABLE | _G_TSECT | _G_TR) and g.top_of[_guard_id_table] >= 0 \
             and g.top_of[_guard_id_table] >= _guard_base(g, 3):

@@ -86,58 +86,52 @@ cdef inline bint _meta_ci_has(const unsigned char *s, size_t n, const char *lit,
     return False
 
 
-# the first two letters (lower-cased) of the words _meta_hint_name looks for, as a bit set over
-# the 65,536 byte pairs: one table lookup rejects almost every position of a class value
+# the words _meta_hint_name looks for (lower case, space-separated), and the first two letters of
+# each as a bit set over the 65,536 byte pairs: one table lookup rejects almost every position
+cdef const char *_META_HINT_WORDS = b"author byline date publish posted writer username user-name time source"
 cdef uint8_t _META_PAIR[8192]
 
 
 cdef void _meta_pair_init():
-    cdef const char *pairs = b"aubydapupowrustiso"
-    cdef int i, k
+    cdef const char *w = _META_HINT_WORDS
+    cdef size_t i = 0
+    cdef int k
     memset(_META_PAIR, 0, sizeof(_META_PAIR))
-    for i in range(0, 18, 2):
-        k = (<unsigned char>pairs[i] << 8) | <unsigned char>pairs[i + 1]
+    while w[i]:
+        k = (<unsigned char>w[i] << 8) | <unsigned char>w[i + 1]
         _META_PAIR[k >> 3] |= <uint8_t>(1 << (k & 7))
+        while w[i] and w[i] != 32:
+            i += 1
+        while w[i] == 32:
+            i += 1
 
 
 cdef bint _meta_hint_name(const unsigned char *v, size_t n) noexcept nogil:
     """A class/id/rel value naming an author, byline, writer, user name, source or a date/time
-    (one pass: a byte-pair table lookup at each position, the word compared only where the
-    pair opens one)."""
-    cdef size_t i
+    (one pass: a byte-pair table lookup at each position, the words of _META_HINT_WORDS compared
+    only where the pair opens one)."""
+    cdef const char *w = _META_HINT_WORDS
+    cdef size_t i, j, m
     cdef unsigned int k
-    cdef unsigned char c
+    cdef unsigned char c, c1
     if n < 4:
         return False
     for i in range(n - 3):
         c = v[i] | 32
-        k = (<unsigned int>c << 8) | (v[i + 1] | 32)
+        c1 = v[i + 1] | 32
+        k = (<unsigned int>c << 8) | c1
         if not (_META_PAIR[k >> 3] & (1 << (k & 7))):
             continue
-        if c == 97:
-            if _meta_ci_at(v + i, n - i, b"author", 6):
+        j = 0
+        while w[j]:
+            m = 0
+            while w[j + m] and w[j + m] != 32:
+                m += 1
+            if <unsigned char>w[j] == c and <unsigned char>w[j + 1] == c1 and _meta_ci_at(v + i, n - i, w + j, m):
                 return True
-        elif c == 98:
-            if _meta_ci_at(v + i, n - i, b"byline", 6):
-                return True
-        elif c == 100:
-            if _meta_ci_at(v + i, n - i, b"date", 4):
-                return True
-        elif c == 112:
-            if _meta_ci_at(v + i, n - i, b"publish", 7) or _meta_ci_at(v + i, n - i, b"posted", 6):
-                return True
-        elif c == 119:
-            if _meta_ci_at(v + i, n - i, b"writer", 6):
-                return True
-        elif c == 117:
-            if _meta_ci_at(v + i, n - i, b"username", 8) or _meta_ci_at(v + i, n - i, b"user-name", 9):
-                return True
-        elif c == 116:
-            if _meta_ci_at(v + i, n - i, b"time", 4):
-                return True
-        elif c == 115:
-            if _meta_ci_at(v + i, n - i, b"source", 6):
-                return True
+            j += m
+            while w[j] == 32:
+                j += 1
     return False
 
 
