@@ -17,6 +17,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cpython.bytes cimport PyBytes_AS_STRING
+from cpython.object cimport PyTypeObject
+from cpython.type cimport PyType_Modified
 
 # ---------------------------------------------------------------- constants
 
@@ -663,32 +665,63 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
 
 # ---------------------------------------------------------------- Doc
 
+# a Doc's arrays, in the order of their storage in Doc._mem: (name, dtype, bytes per node, offset
+# in bytes per node); the 8-byte arrays first, so that every array is aligned to its item size.
+# The one list of them: DocView's fields, Doc's NumPy attributes and _fill's pointers follow it.
+_DOC_ARRAYS = []
+_doc_off = 0
+for _name, _dtype in (("text_off", np.int64), ("ptr", np.uint64), ("parent", np.int32), ("end", np.int32),
+                      ("depth", np.int32), ("tag", np.int32), ("text_len", np.int32), ("chars", np.int32),
+                      ("punct", np.int32), ("words", np.int32), ("tags", np.int32), ("link_chars", np.int32),
+                      ("link_tags", np.int32), ("p_count", np.int32), ("leaves", np.int32),
+                      ("text_nodes", np.int32), ("own_chars", np.int32), ("flags", np.uint16),
+                      ("kind", np.uint8)):
+    _DOC_ARRAYS.append((_name, np.dtype(_dtype), np.dtype(_dtype).itemsize, _doc_off))
+    _doc_off += np.dtype(_dtype).itemsize
+_DOC_ARRAYS = tuple(_DOC_ARRAYS)
+DEF _DOC_NODE_BYTES = 79       # the sum of the widths above (checked at import)
+DEF _DOC_NARRAYS = 19          # their number (checked at import)
+if _doc_off != _DOC_NODE_BYTES or len(_DOC_ARRAYS) != _DOC_NARRAYS:
+    raise ImportError(f"fastx._core: Doc arrays take {_doc_off} bytes per node, not {_DOC_NODE_BYTES}")
+cdef size_t _doc_array_off[_DOC_NARRAYS]       # the offsets above, for _fill
+for _k in range(_DOC_NARRAYS):
+    _doc_array_off[_k] = _DOC_ARRAYS[_k][3]
+
+
 # The Doc's arrays seen from a kernel: one C pointer per array, named as the Doc's attribute, and
 # the text buffer's bytes.  The Doc holds it (`d.view`, set by _fill); every kernel takes it in one
 # line, `cdef DocView dv = d.view`, and reads `dv.parent[i]`, `dv.text_buf + dv.text_off[i]` ...
 # (a local struct: the C compiler keeps its fields in registers as it kept separate pointers).
-# Read-only: only _fill writes the arrays.
+# Only _fill writes the arrays: a kernel reads them (the Doc, and what methods cache on it, is
+# shared by every method run on the page).  The array pointers come first, in _DOC_ARRAYS's
+# order (_fill sets them in one loop over it; the layout is checked at import).
 ctypedef struct DocView:
-    const int64_t *text_off
-    const uint64_t *ptr
-    const int32_t *parent
-    const int32_t *end
-    const int32_t *depth
-    const int32_t *tag
-    const int32_t *text_len
-    const int32_t *chars
-    const int32_t *punct
-    const int32_t *words
-    const int32_t *tags
-    const int32_t *link_chars
-    const int32_t *link_tags
-    const int32_t *p_count
-    const int32_t *leaves
-    const int32_t *text_nodes
-    const int32_t *own_chars
-    const uint16_t *flags
-    const uint8_t *kind
+    int64_t *text_off
+    uint64_t *ptr
+    int32_t *parent
+    int32_t *end
+    int32_t *depth
+    int32_t *tag
+    int32_t *text_len
+    int32_t *chars
+    int32_t *punct
+    int32_t *words
+    int32_t *tags
+    int32_t *link_chars
+    int32_t *link_tags
+    int32_t *p_count
+    int32_t *leaves
+    int32_t *text_nodes
+    int32_t *own_chars
+    uint16_t *flags
+    uint8_t *kind
     const unsigned char *text_buf
+
+
+cdef DocView _doc_view_probe
+if <size_t>(<char *>&_doc_view_probe.kind - <char *>&_doc_view_probe) != (_DOC_NARRAYS - 1) * sizeof(void *) \
+        or <size_t>(<char *>&_doc_view_probe.text_buf - <char *>&_doc_view_probe) != _DOC_NARRAYS * sizeof(void *):
+    raise ImportError("fastx._core: DocView is not one pointer per Doc array in _DOC_ARRAYS's order")
 
 
 cdef class Doc:
@@ -739,81 +772,7 @@ cdef class Doc:
             self._views[k] = v
         return v
 
-    @property
-    def text_off(self):
-        return self._array(0)
-
-    @property
-    def ptr(self):
-        return self._array(1)
-
-    @property
-    def parent(self):
-        return self._array(2)
-
-    @property
-    def end(self):
-        return self._array(3)
-
-    @property
-    def depth(self):
-        return self._array(4)
-
-    @property
-    def tag(self):
-        return self._array(5)
-
-    @property
-    def text_len(self):
-        return self._array(6)
-
-    @property
-    def chars(self):
-        return self._array(7)
-
-    @property
-    def punct(self):
-        return self._array(8)
-
-    @property
-    def words(self):
-        return self._array(9)
-
-    @property
-    def tags(self):
-        return self._array(10)
-
-    @property
-    def link_chars(self):
-        return self._array(11)
-
-    @property
-    def link_tags(self):
-        return self._array(12)
-
-    @property
-    def p_count(self):
-        return self._array(13)
-
-    @property
-    def leaves(self):
-        return self._array(14)
-
-    @property
-    def text_nodes(self):
-        return self._array(15)
-
-    @property
-    def own_chars(self):
-        return self._array(16)
-
-    @property
-    def flags(self):
-        return self._array(17)
-
-    @property
-    def kind(self):
-        return self._array(18)
+    # the arrays' NumPy attributes (parent, end, ..., kind): one _DocArray each, installed below
 
     def __len__(self):
         return self.n
@@ -879,6 +838,26 @@ cdef class Doc:
         return _serialize(self, keep, SER_CLEAN).decode("utf-8", "replace")
 
 
+cdef class _DocArray:
+    """A Doc attribute that is one of its arrays (`k`: the index in _DOC_ARRAYS): the NumPy view
+    Doc._array makes on first access.  Read-only (a Doc has no instance dict)."""
+    cdef int k
+
+    def __cinit__(self, int k):
+        self.k = k
+
+    def __get__(self, obj, owner):
+        return self if obj is None else (<Doc>obj)._array(self.k)
+
+
+# one attribute per array of _DOC_ARRAYS, named as the array; put in the type's dict as Cython
+# puts a cdef class's class attributes (Doc is an immutable type: setattr refuses), then the
+# type's attribute cache is invalidated
+for _k in range(_DOC_NARRAYS):
+    (<object>(<PyTypeObject *>Doc).tp_dict)[_DOC_ARRAYS[_k][0]] = _DocArray(_k)
+PyType_Modified(Doc)
+
+
 cdef str _fx_str(fx_str *v):
     if v == NULL or v.data == NULL:
         return ""
@@ -895,6 +874,13 @@ cdef cnp.ndarray _contiguous(object a, int typenum, str what):
         return np.ascontiguousarray(a, dtype=cnp.PyArray_DescrFromType(typenum))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{what}: {exc}") from None
+
+
+cdef tuple _contiguous_each(tuple arrays, tuple typenums, str names):
+    """_contiguous of each of `arrays`, its typenum and its name (a word of `names`) at the same
+    place: the arrays a compiled model keeps and reads through their data pointers (SiteRules,
+    _GbtModel)."""
+    return tuple([_contiguous(a, t, w) for a, t, w in zip(arrays, typenums, names.split())])
 
 
 cdef str _node_tag_name(fx_node *node):
@@ -995,116 +981,66 @@ cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript):
     return d
 
 
-# a Doc's arrays, in the order of their storage in Doc._mem: (name, dtype, bytes per node, offset
-# in bytes per node); the 8-byte arrays first, so that every array is aligned to its item size
-_DOC_ARRAYS = []
-_doc_off = 0
-for _name, _dtype in (("text_off", np.int64), ("ptr", np.uint64), ("parent", np.int32), ("end", np.int32),
-                      ("depth", np.int32), ("tag", np.int32), ("text_len", np.int32), ("chars", np.int32),
-                      ("punct", np.int32), ("words", np.int32), ("tags", np.int32), ("link_chars", np.int32),
-                      ("link_tags", np.int32), ("p_count", np.int32), ("leaves", np.int32),
-                      ("text_nodes", np.int32), ("own_chars", np.int32), ("flags", np.uint16),
-                      ("kind", np.uint8)):
-    _DOC_ARRAYS.append((_name, np.dtype(_dtype), np.dtype(_dtype).itemsize, _doc_off))
-    _doc_off += np.dtype(_dtype).itemsize
-_DOC_ARRAYS = tuple(_DOC_ARRAYS)
-DEF _DOC_NODE_BYTES = 79       # the sum of the widths above (checked at import)
-if _doc_off != _DOC_NODE_BYTES:
-    raise ImportError(f"fastx._core: Doc arrays take {_doc_off} bytes per node, not {_DOC_NODE_BYTES}")
-
-
 cdef void _fill(Builder *b, Doc d):
     """Copy the records into the arrays, then one reverse sweep for the subtree aggregates."""
     cdef Py_ssize_t i, p, n = b.n
     d._mem = np.empty(max(n, 1) * _DOC_NODE_BYTES, dtype=np.uint8)
     cdef uint8_t *base = <uint8_t *>cnp.PyArray_DATA(d._mem)
-    d.view.text_off = <int64_t *>base
-    d.view.ptr = <uint64_t *>(base + 8 * n)
-    d.view.parent = <int32_t *>(base + 16 * n)
-    d.view.end = d.view.parent + n
-    d.view.depth = d.view.parent + 2 * n
-    d.view.tag = d.view.parent + 3 * n
-    d.view.text_len = d.view.parent + 4 * n
-    d.view.chars = d.view.parent + 5 * n
-    d.view.punct = d.view.parent + 6 * n
-    d.view.words = d.view.parent + 7 * n
-    d.view.tags = d.view.parent + 8 * n
-    d.view.link_chars = d.view.parent + 9 * n
-    d.view.link_tags = d.view.parent + 10 * n
-    d.view.p_count = d.view.parent + 11 * n
-    d.view.leaves = d.view.parent + 12 * n
-    d.view.text_nodes = d.view.parent + 13 * n
-    d.view.own_chars = d.view.parent + 14 * n
-    d.view.flags = <uint16_t *>(base + 76 * n)
-    d.view.kind = base + 78 * n
-    cdef int32_t *parent = <int32_t *>d.view.parent
-    cdef int32_t *end = <int32_t *>d.view.end
-    cdef int32_t *depth = <int32_t *>d.view.depth
-    cdef int32_t *tag = <int32_t *>d.view.tag
-    cdef int32_t *text_len = <int32_t *>d.view.text_len
-    cdef int32_t *chars = <int32_t *>d.view.chars
-    cdef int32_t *punct = <int32_t *>d.view.punct
-    cdef int32_t *words = <int32_t *>d.view.words
-    cdef int32_t *tags = <int32_t *>d.view.tags
-    cdef int32_t *lc = <int32_t *>d.view.link_chars
-    cdef int32_t *lt = <int32_t *>d.view.link_tags
-    cdef int32_t *pc = <int32_t *>d.view.p_count
-    cdef int32_t *leaves = <int32_t *>d.view.leaves
-    cdef int32_t *tn = <int32_t *>d.view.text_nodes
-    cdef int32_t *own = <int32_t *>d.view.own_chars
-    cdef uint8_t *kind = <uint8_t *>d.view.kind
-    cdef uint16_t *flags = <uint16_t *>d.view.flags
-    cdef int64_t *text_off = <int64_t *>d.view.text_off
-    cdef uint64_t *ptr = <uint64_t *>d.view.ptr
+    cdef void *arrays[_DOC_NARRAYS]
+    cdef int k
+    for k in range(_DOC_NARRAYS):
+        arrays[k] = base + _doc_array_off[k] * n
+    memcpy(&d.view, arrays, sizeof(arrays))       # DocView's pointers, in _DOC_ARRAYS's order
+    cdef DocView dv = d.view
     cdef uint8_t *has_elem_child
     cdef Rec *r
     has_elem_child = <uint8_t *>malloc(n + 1)
     if has_elem_child == NULL:
         raise MemoryError()
     with nogil:
-        memset(tags, 0, 7 * n * sizeof(int32_t))      # tags .. own: the subtree aggregates
+        memset(dv.tags, 0, 7 * n * sizeof(int32_t))      # tags .. own: the subtree aggregates
         for i in range(n):
             r = &b.recs[i]
-            parent[i] = r.parent
-            end[i] = <int32_t>(i + 1)
-            depth[i] = r.depth
-            tag[i] = r.tag
-            kind[i] = r.kind
-            flags[i] = r.flags
-            text_off[i] = r.text_off
-            text_len[i] = r.text_len
-            chars[i] = r.chars
-            punct[i] = r.punct
-            words[i] = r.words
-            ptr[i] = r.ptr
+            dv.parent[i] = r.parent
+            dv.end[i] = <int32_t>(i + 1)
+            dv.depth[i] = r.depth
+            dv.tag[i] = r.tag
+            dv.kind[i] = r.kind
+            dv.flags[i] = r.flags
+            dv.text_off[i] = r.text_off
+            dv.text_len[i] = r.text_len
+            dv.chars[i] = r.chars
+            dv.punct[i] = r.punct
+            dv.words[i] = r.words
+            dv.ptr[i] = r.ptr
             has_elem_child[i] = 0
             if r.kind == LXB_TEXT:
-                tn[i] = 1
+                dv.text_nodes[i] = 1
                 if r.flags & NF_IN_LINK:
-                    lc[i] = r.chars
+                    dv.link_chars[i] = r.chars
             elif r.flags & NF_P:
-                pc[i] = 1
+                dv.p_count[i] = 1
         for i in range(n - 1, -1, -1):
-            if kind[i] == LXB_ELEMENT and not has_elem_child[i] and chars[i] > 0:
-                leaves[i] += 1
-            p = parent[i]
+            if dv.kind[i] == LXB_ELEMENT and not has_elem_child[i] and dv.chars[i] > 0:
+                dv.leaves[i] += 1
+            p = dv.parent[i]
             if p < 0:
                 continue
-            if end[i] > end[p]:
-                end[p] = end[i]
-            chars[p] += chars[i]
-            punct[p] += punct[i]
-            words[p] += words[i]
-            lc[p] += lc[i]
-            pc[p] += pc[i]
-            tn[p] += tn[i]
-            leaves[p] += leaves[i]
-            if kind[i] == LXB_ELEMENT:
+            if dv.end[i] > dv.end[p]:
+                dv.end[p] = dv.end[i]
+            dv.chars[p] += dv.chars[i]
+            dv.punct[p] += dv.punct[i]
+            dv.words[p] += dv.words[i]
+            dv.link_chars[p] += dv.link_chars[i]
+            dv.p_count[p] += dv.p_count[i]
+            dv.text_nodes[p] += dv.text_nodes[i]
+            dv.leaves[p] += dv.leaves[i]
+            if dv.kind[i] == LXB_ELEMENT:
                 has_elem_child[p] = 1
-                tags[p] += tags[i] + 1
-                lt[p] += lt[i] + (1 if flags[i] & NF_LINK else 0)
+                dv.tags[p] += dv.tags[i] + 1
+                dv.link_tags[p] += dv.link_tags[i] + (1 if dv.flags[i] & NF_LINK else 0)
             else:
-                own[p] += chars[i]
+                dv.own_chars[p] += dv.chars[i]
     free(has_elem_child)
 
 

@@ -45,28 +45,42 @@ META_KIND = {"meta": 0, "link": 1, "jsonld": 2, "lang": 3, "itemprop": 4, "time"
 _META_MULTI = frozenset(("article:tag", "article:author", "og:article:tag", "book:tag", "video:tag",
                          "citation_author", "article:section", "author"))
 
-cdef int32_t _meta_id_time = -1, _meta_id_h1 = -1, _meta_id_a = -1, _meta_id_img = -1
-cdef int32_t _meta_id_meta = -1, _meta_id_link = -1, _meta_id_script = -1, _meta_id_html = -1
-cdef int32_t _meta_id_base = -1, _meta_id_style = -1, _meta_id_template = -1, _meta_id_svg = -1
+# what a tag is to the two passes, one code per tag in _meta_role (lexbor's static ids; 0 for every
+# other tag, custom elements included): the tag walk's cases (_META_T_SKIP: style, template and
+# svg, not entered) and the tags the Doc scan looks for
+cdef enum:
+    _META_T_META = 1
+    _META_T_LINK
+    _META_T_SCRIPT
+    _META_T_SKIP
+    _META_T_HTML
+    _META_T_BASE
+    _META_T_TIME
+    _META_T_H1
+    _META_T_A
+    _META_T_IMG
+_META_TAG_ROLES = (("meta", _META_T_META), ("link", _META_T_LINK), ("script", _META_T_SCRIPT),
+                   ("style", _META_T_SKIP), ("template", _META_T_SKIP), ("svg", _META_T_SKIP),
+                   ("html", _META_T_HTML), ("base", _META_T_BASE), ("time", _META_T_TIME),
+                   ("h1", _META_T_H1), ("a", _META_T_A), ("img", _META_T_IMG))
+cdef uint8_t _meta_role[STATIC_LIMIT]
+cdef bint _meta_ready = False
 
 
 cdef void _meta_init():
-    global _meta_id_time, _meta_id_h1, _meta_id_a, _meta_id_img
-    global _meta_id_meta, _meta_id_link, _meta_id_script, _meta_id_html
-    global _meta_id_base, _meta_id_style, _meta_id_template, _meta_id_svg
-    _meta_id_meta = TAG_IDS["meta"]
-    _meta_id_link = TAG_IDS["link"]
-    _meta_id_script = TAG_IDS["script"]
-    _meta_id_html = TAG_IDS["html"]
-    _meta_id_base = TAG_IDS["base"]
-    _meta_id_style = TAG_IDS["style"]
-    _meta_id_template = TAG_IDS["template"]
-    _meta_id_svg = TAG_IDS["svg"]
-    _meta_id_time = TAG_IDS["time"]
-    _meta_id_h1 = TAG_IDS["h1"]
-    _meta_id_a = TAG_IDS["a"]
-    _meta_id_img = TAG_IDS["img"]
+    """Fill _meta_role from _META_TAG_ROLES and the hint words' byte-pair filter (once)."""
+    global _meta_ready
+    memset(_meta_role, 0, sizeof(_meta_role))
+    for name, role in _META_TAG_ROLES:
+        _meta_role[<int32_t>TAG_IDS[name]] = role
     _meta_pair_init()
+    _meta_ready = True
+
+
+cdef inline int _meta_tag_role(uintptr_t tag) noexcept nogil:
+    """The _META_T_ code of a tag id (a lexbor static id, or a Doc's tag: 0 for a text node,
+    STATIC_LIMIT and above for a custom element); 0 for a tag neither pass looks for."""
+    return _meta_role[tag] if tag < STATIC_LIMIT else 0
 
 
 cdef inline bint _meta_ci_at(const unsigned char *s, size_t n, const char *lit, size_t m) noexcept nogil:
@@ -193,7 +207,7 @@ cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
     most _META_MAX_META <meta>/<link> records and _META_MAX_JSONLD scripts."""
     cdef fx_node *node = root
     cdef fx_attr *a
-    cdef int32_t tag
+    cdef int role
     cdef int n_meta = 0, n_items = 0, n_ld = 0
     cdef bint descend, seen_base = False
     cdef str key, val
@@ -202,8 +216,8 @@ cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
         descend = node.first_child != NULL
         if node.type == LXB_ELEMENT:
             # every tag looked for has a static lexbor id: a custom element's name is not hashed
-            tag = <int32_t>node.local_name if node.local_name < STATIC_LIMIT else -2
-            if tag == _meta_id_meta:
+            role = _meta_tag_role(node.local_name)
+            if role == _META_T_META:
                 if n_meta < _META_MAX_META:
                     val = _meta_attr(node, b"content", 7)
                     if val is not None:
@@ -222,7 +236,7 @@ cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
                                     else:
                                         lst.append(val)
                             n_meta += 1
-            elif tag == _meta_id_link:
+            elif role == _META_T_LINK:
                 val = _meta_attr(node, b"href", 4)
                 if val is not None:
                     a = _find_attr(node, b"rel", 3)
@@ -235,20 +249,20 @@ cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
                     if key and n_items < _META_MAX_ITEMS:
                         out.append((4, key, val, 0))
                         n_items += 1
-            elif tag == _meta_id_script:
+            elif role == _META_T_SCRIPT:
                 a = _find_attr(node, b"type", 4)
                 if a != NULL and a.value != NULL and n_ld < _META_MAX_JSONLD \
                         and _meta_ci_has(a.value.data, a.value.length, b"ld+json", 7):
                     out.append((2, "", _meta_script_text(node), 0))
                     n_ld += 1
                 descend = False
-            elif tag == _meta_id_style or tag == _meta_id_template or tag == _meta_id_svg:
+            elif role == _META_T_SKIP:
                 descend = False
-            elif tag == _meta_id_html:
+            elif role == _META_T_HTML:
                 val = _meta_attr(node, b"lang", 4) or _meta_attr(node, b"xml:lang", 8)
                 if val:
                     out.append((3, "html", val, 0))
-            elif tag == _meta_id_base and not seen_base:
+            elif role == _META_T_BASE and not seen_base:
                 val = _meta_attr(node, b"href", 4)
                 if val:
                     out.append((9, "base", val, 0))
@@ -320,7 +334,7 @@ def meta_scan(Doc doc):
     whose class/id/rel names an author, byline or date, and short text nodes that open a
     byline or dateline or hold a year.  `order` is an element's preorder rank among the Doc's
     elements (0 for the tag walk)."""
-    if _meta_id_h1 < 0:
+    if not _meta_ready:
         _meta_init()
     out = []
     cdef dict metas = {}
@@ -335,7 +349,7 @@ def meta_scan(Doc doc):
     cdef DocView docv = doc.view
     cdef fx_node *node
     cdef fx_attr *a
-    cdef int32_t tag
+    cdef int role
     cdef int order = 0, h1_at = -1, n_items = 0, n_hints = 0, n_texts = 0, n_times = 0, n_h1 = 0
     cdef int n_years = 0
     cdef bint near = False
@@ -348,7 +362,7 @@ def meta_scan(Doc doc):
     for i in range(n):
         if docv.kind[i] == 1:
             order += 1
-            if docv.tag[i] == _meta_id_h1 and i > start and n_h1 < _META_MAX_H1:
+            if _meta_tag_role(<uintptr_t>docv.tag[i]) == _META_T_H1 and i > start and n_h1 < _META_MAX_H1:
                 if h1_at < 0:
                     h1_at = order
                 out.append((6, "", _meta_doc_text(doc, i, _META_TEXT_MAX), order))
@@ -373,8 +387,8 @@ def meta_scan(Doc doc):
             if not near:
                 continue
             node = <fx_node *><uintptr_t>docv.ptr[i]
-            tag = docv.tag[i]
-            if tag == _meta_id_time and n_times < _META_MAX_TIMES:
+            role = _meta_tag_role(<uintptr_t>docv.tag[i])
+            if role == _META_T_TIME and n_times < _META_MAX_TIMES:
                 val = _meta_attr(node, b"datetime", 8)
                 out.append((5, val or "", _meta_doc_text(doc, i, 80), order))
                 n_times += 1
@@ -390,10 +404,10 @@ def meta_scan(Doc doc):
                             val = _meta_attr(node, b"content", 7)
                             if val is None:
                                 val = _meta_attr(node, b"datetime", 8)
-                            if val is None and tag == _meta_id_a:
+                            if val is None and role == _META_T_A:
                                 if _meta_ci_has(v, vn, b"url", 3) or _meta_ci_has(v, vn, b"image", 5):
                                     val = _meta_attr(node, b"href", 4)
-                            if val is None and tag == _meta_id_img:
+                            if val is None and role == _META_T_IMG:
                                 val = _meta_attr(node, b"src", 3)
                             if val is None:
                                 val = _meta_doc_text(doc, i, _META_TEXT_MAX)

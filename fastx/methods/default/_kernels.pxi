@@ -1527,11 +1527,10 @@ cdef class _GbtModel:
         if not 0 < depth < 16:
             raise ValueError(f"tree depth must be 1-15, got {depth}")
         cdef Py_ssize_t inner = (1 << depth) - 1
-        f = np.ascontiguousarray(feat, dtype=np.int32)
-        th = np.ascontiguousarray(thr, dtype=np.float32)
-        lv = np.ascontiguousarray(leaf, dtype=np.float32)
-        ea = np.ascontiguousarray(exit_at if exit_at is not None else (), dtype=np.int32)
-        em = np.ascontiguousarray(exit_margin if exit_margin is not None else (), dtype=np.float32)
+        f, th, lv, ea, em = self.keep = _contiguous_each(
+            (feat, thr, leaf, exit_at if exit_at is not None else (), exit_margin if exit_margin is not None else ()),
+            (cnp.NPY_INT32, cnp.NPY_FLOAT32, cnp.NPY_FLOAT32, cnp.NPY_INT32, cnp.NPY_FLOAT32),
+            "feat thr leaf exit_at exit_margin")
         if f.ndim != 2 or f.shape[1] != inner or th.shape != f.shape or lv.shape != (f.shape[0], inner + 1):
             raise ValueError("tree arrays do not match complete trees of the given depth")
         if ea.ndim != 1 or em.shape != ea.shape:
@@ -1542,7 +1541,6 @@ cdef class _GbtModel:
         self.nt = f.shape[0]
         self.nexit = ea.shape[0]
         self.width = int(f.max()) + 1 if f.size else 0
-        self.keep = (f, th, lv, ea, em)
         self.feat = <const int32_t *>cnp.PyArray_DATA(f)
         self.thr = <const float *>cnp.PyArray_DATA(th)
         self.leaf = <const float *>cnp.PyArray_DATA(lv)

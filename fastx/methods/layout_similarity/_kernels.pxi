@@ -47,6 +47,59 @@ cdef inline uint64_t _layout_fnv64_nodigits(uint64_t h, const unsigned char *s, 
     return h
 
 
+cdef inline uint64_t _layout_text_hash(uint64_t h, const unsigned char *s, size_t n, bint digits) noexcept nogil:
+    """FNV-1a of s from h; digits False: every run of digits as one (_layout_fnv64_nodigits)."""
+    return _layout_fnv64(h, s, n) if digits else _layout_fnv64_nodigits(h, s, n)
+
+
+cdef inline uint64_t _layout_quasi_key(fx_node *node, int32_t tag, bint digits) noexcept nogil:
+    """An element's own key (subtree_hashes' quasi key): its tag and its attributes, each a mix of
+    its name's and its value's hash, summed (the order of attributes does not matter), and
+    their count."""
+    cdef fx_attr *a = (<fx_element *>node).first_attr
+    cdef const unsigned char *s
+    cdef size_t ln
+    cdef uint64_t h, hv, aset = 0, acount = 0
+    while a != NULL:
+        s = _attr_name(a, &ln)
+        h = _layout_fnv64(0xCBF29CE484222325ULL, s, ln) if s != NULL else 0
+        hv = 0xCBF29CE484222325ULL
+        if a.value != NULL and a.value.data != NULL:
+            hv = _layout_text_hash(hv, a.value.data, a.value.length, digits)
+        aset += _layout_mix(h, hv)
+        acount += 1
+        a = a.next
+    return _layout_mix(_layout_mix(<uint64_t>tag + 1, aset), acount)
+
+
+cdef inline uint64_t _layout_attr_names(fx_node *node, uint64_t *cls, uint64_t *cls1) noexcept nogil:
+    """The sum of an element's attribute name hashes (record_keys: order ignored); `cls`: the hash
+    of its class value, `cls1`: of the first class name (runs of digits as one digit; 0 without
+    a class)."""
+    cdef fx_attr *a = (<fx_element *>node).first_attr
+    cdef const unsigned char *s
+    cdef size_t ln, k0, k1
+    cdef uint64_t names = 0
+    cls[0] = 0
+    cls1[0] = 0
+    while a != NULL:
+        s = _attr_name(a, &ln)
+        if s != NULL:
+            names += _layout_mix(_layout_fnv64(0xCBF29CE484222325ULL, s, ln), 1)
+            if ln == 5 and s[0] == b'c' and s[1] == b'l' and s[2] == b'a' and s[3] == b's' and s[4] == b's' \
+                    and a.value != NULL and a.value.data != NULL:
+                cls[0] = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, a.value.data, a.value.length)
+                k0 = 0
+                while k0 < a.value.length and a.value.data[k0] <= 32:
+                    k0 += 1
+                k1 = k0
+                while k1 < a.value.length and a.value.data[k1] > 32:
+                    k1 += 1
+                cls1[0] = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, a.value.data + k0, k1 - k0)
+        a = a.next
+    return names
+
+
 def layout_alive(Doc d, const uint8_t[::1] drop_tags):
     """Preprocessing of Sect. 2.2 a): 1 for every node that survives it.
 
@@ -103,48 +156,20 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive, bint digits=False):
     """
     cdef Py_ssize_t i, p, n = d.n
     cdef DocView dv = d.view
-    cdef fx_attr *a
-    cdef const unsigned char *s
-    cdef size_t ln
-    cdef uint64_t h, hv, aset, acount
-    full_arr = np.zeros(n, dtype=np.uint64)
-    quasi_arr = np.zeros(n, dtype=np.uint64)
-    acc_arr = np.zeros(n, dtype=np.uint64)
-    mul_arr = np.ones(n, dtype=np.uint64)
-    cnt_arr = np.zeros(n, dtype=np.uint64)
-    cdef uint64_t[::1] full = full_arr
-    cdef uint64_t[::1] quasi = quasi_arr
-    cdef uint64_t[::1] acc = acc_arr
-    cdef uint64_t[::1] mul = mul_arr
-    cdef uint64_t[::1] cnt = cnt_arr
+    cdef uint64_t[::1] full, quasi, acc, mul, cnt
+    hashes = np.zeros((2, n), dtype=np.uint64)
+    full, quasi = hashes
+    acc, mul, cnt = np.zeros((3, n), dtype=np.uint64)    # per parent: children's keys, multiplier, count
+    mul[:] = 1
     with nogil:
         for i in range(n - 1, -1, -1):
             if not alive[i]:
                 continue
             if dv.kind[i] == LXB_TEXT:
-                if digits:
-                    h = _layout_fnv64(0xCBF29CE484222325ULL, dv.text_buf + dv.text_off[i], <size_t>dv.text_len[i])
-                else:
-                    h = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, dv.text_buf + dv.text_off[i],
-                                               <size_t>dv.text_len[i])
-                full[i] = _layout_mix(_LAYOUT_TEXT_SEED, h)
+                full[i] = _layout_mix(_LAYOUT_TEXT_SEED, _layout_text_hash(
+                    0xCBF29CE484222325ULL, dv.text_buf + dv.text_off[i], <size_t>dv.text_len[i], digits))
             else:
-                aset = 0
-                acount = 0
-                a = (<fx_element *><uintptr_t>dv.ptr[i]).first_attr
-                while a != NULL:
-                    s = _attr_name(a, &ln)
-                    h = _layout_fnv64(0xCBF29CE484222325ULL, s, ln) if s != NULL else 0
-                    hv = 0xCBF29CE484222325ULL
-                    if a.value != NULL and a.value.data != NULL:
-                        if digits:
-                            hv = _layout_fnv64(hv, a.value.data, a.value.length)
-                        else:
-                            hv = _layout_fnv64_nodigits(hv, a.value.data, a.value.length)
-                    aset += _layout_mix(h, hv)          # a sum: the attribute order does not matter
-                    acount += 1
-                    a = a.next
-                quasi[i] = _layout_mix(_layout_mix(<uint64_t>dv.tag[i] + 1, aset), acount)
+                quasi[i] = _layout_quasi_key(<fx_node *><uintptr_t>dv.ptr[i], dv.tag[i], digits)
                 # children were visited before i (reverse preorder), last child first
                 full[i] = _layout_mix(_layout_mix(quasi[i], acc[i]), cnt[i])
             p = dv.parent[i]
@@ -152,7 +177,7 @@ def subtree_hashes(Doc d, const uint8_t[::1] alive, bint digits=False):
                 acc[p] += full[i] * mul[p]
                 mul[p] *= _LAYOUT_ORDER
                 cnt[p] += 1
-    return full_arr, quasi_arr
+    return hashes[0], hashes[1]
 
 
 cdef inline Py_ssize_t _layout_root(Doc d) noexcept:
@@ -188,8 +213,7 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     cdef uint8_t[::1] deleted = out
     if nt == 0 or nr == 0:
         return out
-    prose_arr = np.zeros(nt, dtype=np.uint8)
-    cdef uint8_t[::1] prose = prose_arr
+    cdef uint8_t[::1] prose = np.zeros(nt, dtype=np.uint8)
     if inline_text:
         with nogil:
             for i in range(nt):
@@ -203,16 +227,12 @@ def delete_identical(Doc t, const uint64_t[::1] full_t, const uint8_t[::1] alive
     size = 16
     while size < 2 * m + 2:
         size *= 2
-    keys_arr = np.zeros(size, dtype=np.uint64)
-    used_arr = np.zeros(size, dtype=np.uint8)
-    head_arr = np.full(size, -1, dtype=np.int64)
-    next_arr = np.full(nr, -1, dtype=np.int64)
-    removed_arr = np.zeros(nr, dtype=np.uint8)
-    cdef uint64_t[::1] keys = keys_arr
-    cdef uint8_t[::1] used = used_arr
-    cdef int64_t[::1] head = head_arr
-    cdef int64_t[::1] nxt = next_arr
-    cdef uint8_t[::1] removed = removed_arr
+    # the hash table (key, slot used, first node of its chain) and per reference node: next in chain, removed
+    cdef uint64_t[::1] keys = np.zeros(size, dtype=np.uint64)
+    cdef uint8_t[::1] used = np.zeros(size, dtype=np.uint8)
+    cdef int64_t[::1] head = np.full(size, -1, dtype=np.int64)
+    cdef int64_t[::1] nxt = np.full(nr, -1, dtype=np.int64)
+    cdef uint8_t[::1] removed = np.zeros(nr, dtype=np.uint8)
     with nogil:
         # chains in preorder: insert in reverse preorder at the head
         for j in range(rv.end[rb] - 1, rb, -1):
@@ -278,18 +298,14 @@ def link_rules(Doc d, const uint8_t[::1] keep, double ratio=0.3, bint rule1=True
     cdef uint8_t[::1] k2 = out
     if n == 0:
         return out
-    tc_arr = np.zeros(n, dtype=np.int64)
-    lc_arr = np.zeros(n, dtype=np.int64)
-    links_arr = np.zeros(n, dtype=np.int32)
-    other_arr = np.zeros(n, dtype=np.int32)
-    word_text_arr = np.zeros(n, dtype=np.uint8)
-    drop_arr = np.zeros(n, dtype=np.uint8)
-    cdef int64_t[::1] tc = tc_arr
-    cdef int64_t[::1] lc = lc_arr
-    cdef int32_t[::1] links = links_arr
-    cdef int32_t[::1] other = other_arr
-    cdef uint8_t[::1] word_text = word_text_arr
-    cdef uint8_t[::1] drop = drop_arr
+    # per node: text and link-text characters; link and other element children; words of its
+    # own text, deleted
+    cdef int64_t[::1] tc, lc
+    cdef int32_t[::1] links, other
+    cdef uint8_t[::1] word_text, drop
+    tc, lc = np.zeros((2, n), dtype=np.int64)
+    links, other = np.zeros((2, n), dtype=np.int32)
+    word_text, drop = np.zeros((2, n), dtype=np.uint8)
     with nogil:
         for i in range(n - 1, -1, -1):
             if not keep[i]:
@@ -375,10 +391,8 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
     cdef uint8_t[::1] k2 = out
     if width < 1:
         raise ValueError(f"line-block width must be at least 1, got {width}")
-    line_arr = np.full(n, -1, dtype=np.int64)
-    len_arr = np.zeros(n + 1, dtype=np.int64)
-    cdef int64_t[::1] line_of = line_arr
-    cdef int64_t[::1] llen = len_arr
+    cdef int64_t[::1] line_of = np.full(n, -1, dtype=np.int64)
+    cdef int64_t[::1] llen = np.zeros(n + 1, dtype=np.int64)
     cdef int32_t last_blk = -2
     with nogil:
         for i in range(n):
@@ -391,10 +405,8 @@ def line_blocks(Doc d, const uint8_t[::1] alive, const uint8_t[::1] keep, int wi
             if keep[i]:
                 llen[nl - 1] += dv.chars[i]
     nb = nl - width + 1 if nl >= width else (1 if nl > 0 else 0)
-    bl_arr = np.zeros(nb + 4, dtype=np.int64)
-    sel_arr = np.zeros(nl + 1, dtype=np.uint8)
-    cdef int64_t[::1] bl = bl_arr
-    cdef uint8_t[::1] sel = sel_arr
+    cdef int64_t[::1] bl = np.zeros(nb + 4, dtype=np.int64)
+    cdef uint8_t[::1] sel = np.zeros(nl + 1, dtype=np.uint8)
     with nogil:
         for i in range(nb):
             for j in range(i, min(i + width, nl)):
@@ -431,51 +443,24 @@ def record_keys(Doc d, const uint8_t[::1] alive):
     """
     cdef Py_ssize_t i, p, n = d.n
     cdef DocView dv = d.view
-    cdef fx_attr *a
-    cdef const unsigned char *s
-    cdef size_t ln
+    cdef fx_node *node
     cdef uint64_t names, cls, cls1, sh
-    cdef size_t k0, k1
-    cdef int32_t na
-    skel_arr = np.zeros(n, dtype=np.uint64)
-    shape_arr = np.zeros(n, dtype=np.uint64)
+    cdef uint64_t[::1] skel, shape, acc, last, cnt
+    keys = np.zeros((2, n), dtype=np.uint64)
+    skel, shape = keys
     nattr_arr = np.zeros(n, dtype=np.int32)
-    work_arr = np.zeros((3, n), dtype=np.uint64)    # per parent: children's keys, last key, count
-    cdef uint64_t[::1] skel = skel_arr
-    cdef uint64_t[::1] shape = shape_arr
     cdef int32_t[::1] nattr = nattr_arr
-    cdef uint64_t[::1] acc = work_arr[0]
-    cdef uint64_t[::1] last = work_arr[1]
-    cdef uint64_t[::1] cnt = work_arr[2]
+    acc, last, cnt = np.zeros((3, n), dtype=np.uint64)    # per parent: children's keys, last key, count
     with nogil:
         for i in range(n - 1, -1, -1):
             if not alive[i] or dv.kind[i] != LXB_ELEMENT:
                 continue
-            names = 0
-            cls = 0
-            cls1 = 0
-            na = 0
-            a = (<fx_element *><uintptr_t>dv.ptr[i]).first_attr
-            while a != NULL:
-                s = _attr_name(a, &ln)
-                if s != NULL:
-                    names += _layout_mix(_layout_fnv64(0xCBF29CE484222325ULL, s, ln), 1)
-                    if ln == 5 and s[0] == b'c' and s[1] == b'l' and s[2] == b'a' and s[3] == b's' and s[4] == b's' \
-                            and a.value != NULL and a.value.data != NULL:
-                        cls = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, a.value.data, a.value.length)
-                        k0 = 0
-                        while k0 < a.value.length and a.value.data[k0] <= 32:
-                            k0 += 1
-                        k1 = k0
-                        while k1 < a.value.length and a.value.data[k1] > 32:
-                            k1 += 1
-                        cls1 = _layout_fnv64_nodigits(0xCBF29CE484222325ULL, a.value.data + k0, k1 - k0)
-                na = 1
-                a = a.next
+            node = <fx_node *><uintptr_t>dv.ptr[i]
+            names = _layout_attr_names(node, &cls, &cls1)
             sh = _layout_mix(_layout_mix(<uint64_t>dv.tag[i] + 1, names), cls)
             shape[i] = _layout_mix(_layout_mix(<uint64_t>dv.tag[i] + 1, names), cls1)
             skel[i] = _layout_mix(_layout_mix(sh, acc[i]), cnt[i])
-            nattr[i] += na
+            nattr[i] += (<fx_element *>node).first_attr != NULL
             p = dv.parent[i]
             if p >= 0:
                 nattr[p] += nattr[i]
@@ -484,7 +469,7 @@ def record_keys(Doc d, const uint8_t[::1] alive):
                 last[p] = skel[i]
                 acc[p] = acc[p] * _LAYOUT_ORDER + skel[i]
                 cnt[p] += 1
-    return skel_arr, nattr_arr, shape_arr
+    return keys[0], nattr_arr, keys[1]
 
 
 def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
@@ -519,20 +504,14 @@ def template_records(Doc d, const uint8_t[::1] keep, const uint8_t[::1] record,
     cdef const int32_t[::1] blk = blk_arr
     # per node: kept text, a list's kept text, the credit of C; record, member and kept-member
     # children; the first and last record-2 shapes; impure parent, member
-    sums_arr = np.zeros((3, n), dtype=np.int64)
-    counts_arr = np.zeros((3, n), dtype=np.int32)
-    shapes_arr = np.zeros((2, n), dtype=np.uint64)
-    marks_arr = np.zeros((2, n), dtype=np.uint8)
-    cdef int64_t[::1] kt = sums_arr[0]
-    cdef int64_t[::1] ltext = sums_arr[1]
-    cdef int64_t[::1] credit = sums_arr[2]
-    cdef int32_t[::1] nrec = counts_arr[0]
-    cdef int32_t[::1] nmem = counts_arr[1]
-    cdef int32_t[::1] nkept = counts_arr[2]
-    cdef uint64_t[::1] first = shapes_arr[0]
-    cdef uint64_t[::1] last = shapes_arr[1]
-    cdef uint8_t[::1] impure = marks_arr[0]
-    cdef uint8_t[::1] member = marks_arr[1]
+    cdef int64_t[::1] kt, ltext, credit
+    cdef int32_t[::1] nrec, nmem, nkept
+    cdef uint64_t[::1] first, last
+    cdef uint8_t[::1] impure, member
+    kt, ltext, credit = np.zeros((3, n), dtype=np.int64)
+    nrec, nmem, nkept = np.zeros((3, n), dtype=np.int32)
+    first, last = np.zeros((2, n), dtype=np.uint64)
+    impure, member = np.zeros((2, n), dtype=np.uint8)
     with nogil:
         # kept text of every subtree; the shapes of each parent's first and last record-2 children
         for i in range(n - 1, -1, -1):

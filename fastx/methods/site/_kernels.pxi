@@ -105,11 +105,10 @@ cdef class SiteRules:
     cdef object keep          # the arrays the pointers point into
 
     def __init__(self, tok_hash, tok_bit, step_tag, step_need, rule_len):
-        th = np.ascontiguousarray(tok_hash, dtype=np.uint64)
-        tb = np.ascontiguousarray(tok_bit, dtype=np.int32)
-        st = np.ascontiguousarray(step_tag, dtype=np.int32)
-        sn = np.ascontiguousarray(step_need, dtype=np.uint64)
-        rl = np.ascontiguousarray(rule_len, dtype=np.int32)
+        th, tb, st, sn, rl = self.keep = _contiguous_each(
+            (tok_hash, tok_bit, step_tag, step_need, rule_len),
+            (cnp.NPY_UINT64, cnp.NPY_INT32, cnp.NPY_INT32, cnp.NPY_UINT64, cnp.NPY_INT32),
+            "tok_hash tok_bit step_tag step_need rule_len")
         if th.ndim != 1 or tb.shape != th.shape or st.ndim != 2 or sn.ndim != 3 or rl.ndim != 1:
             raise ValueError("site rules: expected 1-D token arrays, (rules, steps) tags, "
                              "(rules, steps, words) token bits and 1-D rule lengths")
@@ -121,7 +120,6 @@ cdef class SiteRules:
             raise ValueError("site rules: a rule is longer than the step arrays")
         if th.size > 1 and (th[1:] < th[:th.shape[0] - 1]).any():
             raise ValueError("site rules: the token hashes must be sorted")
-        self.keep = (th, tb, st, sn, rl)
         self.tok_hash = <const uint64_t *>cnp.PyArray_DATA(th)
         self.tok_bit = <const int32_t *>cnp.PyArray_DATA(tb)
         self.step_tag = <const int32_t *>cnp.PyArray_DATA(st)
