@@ -298,8 +298,8 @@ def link_rules(Doc d, const uint8_t[::1] keep, double ratio=0.3, bint rule1=True
     cdef uint8_t[::1] k2 = out
     if n == 0:
         return out
-    # per node: text and link-text characters; link and other element children; words of its
-    # own text, deleted
+    # per node: text and link-text characters; link and other element children; a text child
+    # with words; to be deleted
     cdef int64_t[::1] tc, lc
     cdef int32_t[::1] links, other
     cdef uint8_t[::1] word_text, drop
