@@ -234,7 +234,7 @@ _CONTROLS = None
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _HEADINGS = None
 # the parts a page wraps around its content: their leaves carry no characteristic (see `mute`)
-MUTE_TAGS = ("footer", "nav")
+MUTE_TAGS = ("footer", "nav", "pre", "code")
 _MUTE = None
 
 
@@ -295,9 +295,9 @@ def seeds(doc, T1: float = 0.8, characteristics=None, links: bool = False) -> np
 def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = True,
          refine: str = "links", characteristics=None, aggregation: str = "areas",
          join: float = 0.8, container: bool = True, links: bool = False, together: float = 3.0,
-         floor: float = 0.1, headings: bool = True, share: float = 0.3, extend: float = 0.4,
+         floor: float = 0.05, headings: bool = True, share: float = 0.3, extend: float = 0.2,
          found: bool = True, prose: bool = True, blocks: bool = True, headline: bool = True,
-         mute: bool = True):
+         mute: bool = True, reach: int = 8, lca: bool = True):
     """Keep mask of VSSE over `doc` (see the module docstring).
 
     refine: Sect. 4.4's SimHash test over the area: "links" (default: the
@@ -331,8 +331,13 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         block element), not at the inline element its text sits in.
     headline: the heading (h1-h6) that repeats most of the page title is
         content even when the areas left it out (``_core.vsse_headline``).
-    mute: the leaves inside <footer> and <nav> carry no characteristic (their
-        text stays when an area covers it).
+    mute: the leaves inside <footer>, <nav>, <pre> and <code> carry no
+        characteristic (their text stays when an area covers it).
+    lca: "areas": a content area also covers the subtree of its seeds' lowest
+        common ancestor (a grid's items cover the grid).
+    reach: "areas", with `lca`: content areas whose founding tag paths part
+        within this many tags of their ends are merged into their common
+        ancestor's subtree (0: never).
     """
     if not isinstance(T1, (int, float)) or not 0.0 < T1 <= 1.0:
         raise InputError(f"T1 must be in (0, 1], got {T1!r}")
@@ -352,6 +357,8 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         raise InputError(f"share must be in [0, 1], got {share!r}")
     if not isinstance(join, (int, float)) or not 0.0 < join <= 1.0:
         raise InputError(f"join must be in (0, 1], got {join!r}")
+    if isinstance(reach, bool) or not isinstance(reach, int) or not 0 <= reach <= 1 << 16:
+        raise InputError(f"reach must be an int from 0 (tags), got {reach!r}")
     counts, dropped = leaf_counts(doc, characteristics, links, prose, mute)
     if not aggregate or aggregation == "pcs":
         s = _core.vvtc_seeds(doc, float(T1), counts)
@@ -367,7 +374,7 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         order = pos[np.argsort(-v[pos], kind="stable")].astype(np.int32)
         keep, _ = _core.vsse_areas(doc, order, v, float(join), bool(container), float(T1),
                                    float(together) if together > 0 else 0.0, float(floor), float(share),
-                                   float(extend), bool(found), bool(blocks))
+                                   float(extend), bool(found), bool(blocks), int(reach), bool(lca))
     else:
         keep, _ = _core.vsse_aggregate(doc, s)
     if headline and aggregate:

@@ -689,7 +689,8 @@ cdef enum:
 
 def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True,
                double T1=0.0, double together=0.0, double floor=0.1, double share=0.0,
-               double extend=0.0, bint found=False, bint blocks=False):
+               double extend=0.0, bint found=False, bint blocks=False, Py_ssize_t reach=0,
+               bint lca=False):
     """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
     areas, and the area of the largest visual value.
 
@@ -737,8 +738,21 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     Sect. 4.2), and with them the container of a <p><span> seed is the <p>
     alone, not the article holding the headings and lists beside it.
 
+    lca: a content area also covers the subtree of the lowest common ancestor
+    of its seeds' blocks ("a block of content area is just a subtree
+    constructed by some tag paths with a common prefix"): seeds with one tag
+    path in the items of a grid or list (li/div/p in every li) cover the list,
+    not only the items' inner containers.
+
+    reach > 0 (with lca): two content areas (the chosen one and those kept by
+    `share`) whose founding paths part within `reach` tags of the longer one's
+    end are one area: the subtree of their seeds' common ancestor (sections of
+    one document nested at several depths).  Areas that are not content are
+    never merged, so a notice beside the story stays out when `share` leaves
+    it out.
+
     Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
-    cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
+    cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r, lg
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
     cdef DocView dv = d.view
     cdef double score, best_score = -1.0
@@ -764,7 +778,8 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef int32_t[::1] stamp = stamp_arr
     cdef uint8_t[::1] bestk = best_arr
     cdef double[::1] ascore = np.zeros(cap, dtype=np.float64)
-    cdef Py_ssize_t done = 0, upto = ns, nu
+    cdef int32_t[::1] alca = np.full(cap, -1, dtype=np.int32)
+    cdef Py_ssize_t done = 0, upto = ns, nu, x, y
     cdef bint extending = False
     cdef int32_t mark = 0
     cdef double t1 = T1, vtop = v[sd[0]], vmx = 0.0, best_vmax = 0.0
@@ -789,13 +804,24 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     L = 0
                     while L < plen[a] and L < ly and paths[a, L] == Y[L]:
                         L += 1
-                    if L > 0 and L >= join * (plen0[a] if plen0[a] > ly else ly):
+                    lg = plen0[a] if plen0[a] > ly else ly
+                    if L > 0 and L >= join * lg:
                         plen[a] = L
+                        # the lowest common ancestor of the area's seeds' blocks
+                        x = alca[a]
+                        y = r
+                        while x >= 0 and y >= 0 and x != y:
+                            if dv.depth[x] >= dv.depth[y]:
+                                x = dv.parent[x]
+                            else:
+                                y = dv.parent[y]
+                        alca[a] = <int32_t>(x if x == y else -1)
                         break
                 else:
                     if na < cap and (found or not extending):   # past the cap: no new area
                         for i in range(ly):
                             paths[na, i] = Y[i]
+                        alca[na] = <int32_t>r
                         plen[na] = ly
                         plen0[na] = ly
                         na += 1
@@ -835,6 +861,35 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                 _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a], container,
                                 &v[0],
                                 &stamp[0], mark, &bestk[0], &vmx)
+                x = alca[a]
+                if lca and x >= 0:
+                    for k in range(x, dv.end[x]):
+                        bestk[k] = 1
+        if reach > 0 and lca:
+            # content areas whose founding paths part within `reach` tags of their ends: the
+            # subtree of their common ancestor is one area
+            for a in range(na):
+                if alca[a] < 0 or not (a == best or (share > 0 and ascore[a] >= share * best_score)):
+                    continue
+                for k in range(a + 1, na):
+                    if alca[k] < 0 or not (k == best or (share > 0 and ascore[k] >= share * best_score)):
+                        continue
+                    L = 0
+                    while L < plen0[a] and L < plen0[k] and paths[a, L] == paths[k, L]:
+                        L += 1
+                    lg = plen0[a] if plen0[a] > plen0[k] else plen0[k]
+                    if L == 0 or L < lg - reach:
+                        continue
+                    x = alca[a]
+                    y = alca[k]
+                    while x >= 0 and y >= 0 and x != y:
+                        if dv.depth[x] >= dv.depth[y]:
+                            x = dv.parent[x]
+                        else:
+                            y = dv.parent[y]
+                    if x >= 0 and x == y:
+                        for i in range(x, dv.end[x]):
+                            bestk[i] = 1
     return best_arr, paths_arr[best, :plen[best]].copy()
 
 
