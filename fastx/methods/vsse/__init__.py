@@ -234,7 +234,7 @@ _CONTROLS = None
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _HEADINGS = None
 # the parts a page wraps around its content: their leaves carry no characteristic (see `mute`)
-MUTE_TAGS = ("footer", "nav", "pre", "code")
+MUTE_TAGS = ("footer", "nav")
 _MUTE = None
 
 
@@ -295,7 +295,7 @@ def seeds(doc, T1: float = 0.8, characteristics=None, links: bool = False) -> np
 def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = True,
          refine: str = "links", characteristics=None, aggregation: str = "areas",
          join: float = 0.8, container: bool = True, links: bool = False, together: float = 3.0,
-         floor: float = 0.05, headings: bool = True, share: float = 0.3, extend: float = 0.2,
+         floor: float = 0.05, headings: bool = True, share: float = 0.3, extend: float = 0.3,
          found: bool = True, prose: bool = True, blocks: bool = True, headline: bool = True,
          mute: bool = True, reach: int = 8, lca: bool = True):
     """Keep mask of VSSE over `doc` (see the module docstring).
@@ -331,8 +331,8 @@ def vsse(doc, T1: float = 0.8, T2: int = 3, L: float = 1.0, aggregate: bool = Tr
         block element), not at the inline element its text sits in.
     headline: the heading (h1-h6) that repeats most of the page title is
         content even when the areas left it out (``_core.vsse_headline``).
-    mute: the leaves inside <footer>, <nav>, <pre> and <code> carry no
-        characteristic (their text stays when an area covers it).
+    mute: the leaves inside <footer> and <nav> carry no characteristic (their
+        text stays when an area covers it).
     lca: "areas": a content area also covers the subtree of its seeds' lowest
         common ancestor (a grid's items cover the grid).
     reach: "areas", with `lca`: content areas whose founding tag paths part

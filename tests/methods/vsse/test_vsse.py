@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 import fastx
 from fastx import _core
 from fastx import characteristics as chars
-from fastx.methods.vsse import punc_counts, seeds
+from fastx.methods.vsse import seeds
 
 ARTICLE = """<html><head><title>Volcano erupts near the island village</title>
 <meta name="description" content="A volcano erupted on Sunday near the island village."></head>
@@ -583,14 +583,3 @@ def test_reach_merges_content_areas_nested_at_several_depths():
     with pytest.raises(fastx.InputError):
         fastx.extract(NESTED, method="vsse", reach=-1)
 
-
-def test_code_blocks_carry_no_characteristic_but_stay_in_the_area():
-    html = """<html><body><article><p>To log requests, add the handler; it prints each line, as below.</p>
-<p>The output, shown raw, keeps headers and bodies; nothing is parsed.</p>
-<pre>info: Api.Logs[0] Request: 1; info: Api.Logs[0] Headers: {a: 1, b: 2}; info: Api.Logs[1] Body: (none), done.</pre>
-</article><div><p>Sign up for our newsletter, today; it is free.</p></div></body></html>"""
-    doc = fastx.parse(html)
-    pre = [i for i in text_nodes(doc) if doc.text(i).startswith("info:")][0]
-    assert doc.punct[pre] > 10 and punc_counts(doc)[pre] == 0
-    text = fastx.extract(html, method="vsse").text
-    assert "To log requests" in text and "info: Api.Logs[0]" in text
