@@ -683,6 +683,17 @@ cdef double _vsse_area_pass(Py_ssize_t n, const int32_t *depth, const int32_t *t
     return score
 
 
+cdef inline int32_t _vsse_lca(const int32_t *parent, const int32_t *depth, Py_ssize_t x,
+                              Py_ssize_t y) noexcept nogil:
+    """Lowest common ancestor of nodes x and y (-1 if either is -1 or they share none)."""
+    while x >= 0 and y >= 0 and x != y:
+        if depth[x] >= depth[y]:
+            x = parent[x]
+        else:
+            y = parent[y]
+    return <int32_t>(x if x == y else -1)
+
+
 cdef enum:
     _VSSE_MAX_AREAS = 64          # vsse_areas: areas founded at most (best seeds first)
 
@@ -779,7 +790,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef uint8_t[::1] bestk = best_arr
     cdef double[::1] ascore = np.zeros(cap, dtype=np.float64)
     cdef int32_t[::1] alca = np.full(cap, -1, dtype=np.int32)
-    cdef Py_ssize_t done = 0, upto = ns, nu, x, y
+    cdef Py_ssize_t done = 0, upto = ns, nu, x
     cdef bint extending = False
     cdef int32_t mark = 0
     cdef double t1 = T1, vtop = v[sd[0]], vmx = 0.0, best_vmax = 0.0
@@ -807,15 +818,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     lg = plen0[a] if plen0[a] > ly else ly
                     if L > 0 and L >= join * lg:
                         plen[a] = L
-                        # the lowest common ancestor of the area's seeds' blocks
-                        x = alca[a]
-                        y = r
-                        while x >= 0 and y >= 0 and x != y:
-                            if dv.depth[x] >= dv.depth[y]:
-                                x = dv.parent[x]
-                            else:
-                                y = dv.parent[y]
-                        alca[a] = <int32_t>(x if x == y else -1)
+                        alca[a] = _vsse_lca(dv.parent, dv.depth, alca[a], r)   # of the seeds' blocks
                         break
                 else:
                     if na < cap and (found or not extending):   # past the cap: no new area
@@ -880,14 +883,8 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     lg = plen0[a] if plen0[a] > plen0[k] else plen0[k]
                     if L == 0 or L < lg - reach:
                         continue
-                    x = alca[a]
-                    y = alca[k]
-                    while x >= 0 and y >= 0 and x != y:
-                        if dv.depth[x] >= dv.depth[y]:
-                            x = dv.parent[x]
-                        else:
-                            y = dv.parent[y]
-                    if x >= 0 and x == y:
+                    x = _vsse_lca(dv.parent, dv.depth, alca[a], alca[k])
+                    if x >= 0:
                         for i in range(x, dv.end[x]):
                             bestk[i] = 1
     return best_arr, paths_arr[best, :plen[best]].copy()
