@@ -790,6 +790,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef uint8_t[::1] bestk = best_arr
     cdef double[::1] ascore = np.zeros(cap, dtype=np.float64)
     cdef int32_t[::1] alca = np.full(cap, -1, dtype=np.int32)
+    cdef uint8_t[::1] root = np.zeros(n if lca else 1, dtype=np.uint8)   # subtrees the areas cover whole
     cdef Py_ssize_t done = 0, upto = ns, nu, x
     cdef bint extending = False
     cdef int32_t mark = 0
@@ -864,10 +865,8 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                 _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a], container,
                                 &v[0],
                                 &stamp[0], mark, &bestk[0], &vmx)
-                x = alca[a]
-                if lca and x >= 0:
-                    for k in range(x, dv.end[x]):
-                        bestk[k] = 1
+                if lca and alca[a] >= 0:
+                    root[alca[a]] = 1
         if reach > 0 and lca:
             # content areas whose founding paths part within `reach` tags of their ends: the
             # subtree of their common ancestor is one area
@@ -881,12 +880,21 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     while L < plen0[a] and L < plen0[k] and paths[a, L] == paths[k, L]:
                         L += 1
                     lg = plen0[a] if plen0[a] > plen0[k] else plen0[k]
-                    if L == 0 or L < lg - reach:
-                        continue
-                    x = _vsse_lca(dv.parent, dv.depth, alca[a], alca[k])
-                    if x >= 0:
-                        for i in range(x, dv.end[x]):
-                            bestk[i] = 1
+                    if L > 0 and L >= lg - reach:
+                        x = _vsse_lca(dv.parent, dv.depth, alca[a], alca[k])
+                        if x >= 0:
+                            root[x] = 1
+        if lca:
+            # the flagged subtrees, each node once (a flagged node inside another's subtree is
+            # covered by it), so the many pairs of a page cost one sweep
+            i = 0
+            while i < n:
+                if root[i]:
+                    for k in range(i, dv.end[i]):
+                        bestk[k] = 1
+                    i = dv.end[i]
+                else:
+                    i += 1
     return best_arr, paths_arr[best, :plen[best]].copy()
 
 
