@@ -789,8 +789,12 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef int32_t[::1] stamp = stamp_arr
     cdef uint8_t[::1] bestk = best_arr
     cdef double[::1] ascore = np.zeros(cap, dtype=np.float64)
-    cdef int32_t[::1] alca = np.full(cap, -1, dtype=np.int32)
-    cdef uint8_t[::1] root = np.zeros(n if lca else 1, dtype=np.uint8)   # subtrees the areas cover whole
+    # per area: its seeds' blocks' common ancestor, whether its path changed since it was scored,
+    # and the largest vvtc of its leaves (an area's score depends on its path alone)
+    cdef int32_t alca[_VSSE_MAX_AREAS]
+    cdef uint8_t adirty[_VSSE_MAX_AREAS]
+    cdef double avmax[_VSSE_MAX_AREAS]
+    cdef int32_t rmark
     cdef Py_ssize_t done = 0, upto = ns, nu, x
     cdef bint extending = False
     cdef int32_t mark = 0
@@ -818,7 +822,9 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                         L += 1
                     lg = plen0[a] if plen0[a] > ly else ly
                     if L > 0 and L >= join * lg:
-                        plen[a] = L
+                        if L != plen[a]:
+                            plen[a] = L
+                            adirty[a] = 1
                         alca[a] = _vsse_lca(dv.parent, dv.depth, alca[a], r)   # of the seeds' blocks
                         break
                 else:
@@ -826,6 +832,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                         for i in range(ly):
                             paths[na, i] = Y[i]
                         alca[na] = <int32_t>r
+                        adirty[na] = 1
                         plen[na] = ly
                         plen0[na] = ly
                         na += 1
@@ -833,15 +840,15 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
             best = -1
             best_score = -1.0
             for a in range(na):
-                mark += 1
-                score = _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a],
-                                        container,
-                                        &v[0], &stamp[0], mark, NULL, &vmx)
-                ascore[a] = score
-                if score > best_score:
-                    best_score = score
+                if adirty[a]:
+                    mark += 1
+                    ascore[a] = _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0],
+                                                plen[a], container, &v[0], &stamp[0], mark, NULL, &avmax[a])
+                    adirty[a] = 0
+                if ascore[a] > best_score:
+                    best_score = ascore[a]
                     best = a
-                    best_vmax = vmx
+                    best_vmax = avmax[a]
             if extending:
                 break
             nu = upto
@@ -860,13 +867,16 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     break
             upto = nu
         mark += 1
+        rmark = mark + 1                  # the subtrees the areas cover whole (lca): stamp == rmark
         for a in range(na):
             if a == best or (share > 0 and ascore[a] >= share * best_score):
                 _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a], container,
                                 &v[0],
                                 &stamp[0], mark, &bestk[0], &vmx)
-                if lca and alca[a] >= 0:
-                    root[alca[a]] = 1
+        if lca:
+            for a in range(na):
+                if alca[a] >= 0 and (a == best or (share > 0 and ascore[a] >= share * best_score)):
+                    stamp[alca[a]] = rmark
         if reach > 0 and lca:
             # content areas whose founding paths part within `reach` tags of their ends: the
             # subtree of their common ancestor is one area
@@ -883,13 +893,13 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     if L > 0 and L >= lg - reach:
                         x = _vsse_lca(dv.parent, dv.depth, alca[a], alca[k])
                         if x >= 0:
-                            root[x] = 1
+                            stamp[x] = rmark
         if lca:
             # the flagged subtrees, each node once (a flagged node inside another's subtree is
             # covered by it), so the many pairs of a page cost one sweep
             i = 0
             while i < n:
-                if root[i]:
+                if stamp[i] == rmark:
                     for k in range(i, dv.end[i]):
                         bestk[k] = 1
                     i = dv.end[i]
