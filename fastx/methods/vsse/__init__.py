@@ -245,7 +245,11 @@ pass (lca, reach, floor, extend) aimed at wcxb-dev's recall (0.782 ->
 0.850; cetd 0.845): on wcxb-dev's train split (1146 pages of other
 domains) recall 0.817 -> 0.876 and F1 0.810 -> 0.830; over all six train
 splits mean F1 0.8400 -> 0.8377 (cetd 0.830), recall 0.877 -> 0.900 (l3s
-F1 0.834 -> 0.820, cpe 0.743 -> 0.720, readability 0.923 -> 0.930).  The second pass (blocks, prose, headline, mute;
+F1 0.834 -> 0.820, cpe 0.743 -> 0.720, readability 0.923 -> 0.930).
+Cost: the lower floor and extension add seeds, halvings and areas; an
+area is scored again only when its path changes, and the covered subtrees
+are marked in one sweep, so the step stays linear.  ``benchmarks/
+bench_vsse.py``: 1.76-1.94x parse over noisy reruns (1.83x before).  The second pass (blocks, prose, headline, mute;
 each above with its own figures) was chosen on the train splits (mean F1
 0.832 -> 0.840, recall 0.863 -> 0.876) and checked on these.  Chinese news
 (zh-news-unlabeled, no gold): every one of the 62 pages gives Chinese
