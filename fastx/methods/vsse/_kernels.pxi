@@ -683,13 +683,25 @@ cdef double _vsse_area_pass(Py_ssize_t n, const int32_t *depth, const int32_t *t
     return score
 
 
+cdef inline int32_t _vsse_lca(const int32_t *parent, const int32_t *depth, Py_ssize_t x,
+                              Py_ssize_t y) noexcept nogil:
+    """Lowest common ancestor of nodes x and y (-1 if either is -1 or they share none)."""
+    while x >= 0 and y >= 0 and x != y:
+        if depth[x] >= depth[y]:
+            x = parent[x]
+        else:
+            y = parent[y]
+    return <int32_t>(x if x == y else -1)
+
+
 cdef enum:
     _VSSE_MAX_AREAS = 64          # vsse_areas: areas founded at most (best seeds first)
 
 
 def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint container=True,
                double T1=0.0, double together=0.0, double floor=0.1, double share=0.0,
-               double extend=0.0, bint found=False, bint blocks=False):
+               double extend=0.0, bint found=False, bint blocks=False, Py_ssize_t reach=0,
+               bint lca=False):
     """Sect. 4.3.1 as fastx reads it: the seeds' tag paths aggregated into content
     areas, and the area of the largest visual value.
 
@@ -737,8 +749,21 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     Sect. 4.2), and with them the container of a <p><span> seed is the <p>
     alone, not the article holding the headings and lists beside it.
 
+    lca: a content area also covers the subtree of the lowest common ancestor
+    of its seeds' blocks ("a block of content area is just a subtree
+    constructed by some tag paths with a common prefix"): seeds with one tag
+    path in the items of a grid or list (li/div/p in every li) cover the list,
+    not only the items' inner containers.
+
+    reach > 0 (with lca): two content areas (the chosen one and those kept by
+    `share`) whose founding paths part within `reach` tags of the longer one's
+    end are one area: the subtree of their seeds' common ancestor (sections of
+    one document nested at several depths).  Areas that are not content are
+    never merged, so a notice beside the story stays out when `share` leaves
+    it out.
+
     Returns (keep uint8 mask over the Doc, the chosen P as an int32 array)."""
-    cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r
+    cdef Py_ssize_t n = d.n, ns, s, k, a, na = 0, L, ly, i, dp, best = -1, maxd = 0, r, lg
     cdef const int32_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.int32)
     cdef DocView dv = d.view
     cdef double score, best_score = -1.0
@@ -764,7 +789,13 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef int32_t[::1] stamp = stamp_arr
     cdef uint8_t[::1] bestk = best_arr
     cdef double[::1] ascore = np.zeros(cap, dtype=np.float64)
-    cdef Py_ssize_t done = 0, upto = ns, nu
+    # per area: its seeds' blocks' common ancestor, whether its path changed since it was scored,
+    # and the largest vvtc of its leaves (an area's score depends on its path alone)
+    cdef int32_t alca[_VSSE_MAX_AREAS]
+    cdef uint8_t adirty[_VSSE_MAX_AREAS]
+    cdef double avmax[_VSSE_MAX_AREAS]
+    cdef int32_t rmark
+    cdef Py_ssize_t done = 0, upto = ns, nu, x
     cdef bint extending = False
     cdef int32_t mark = 0
     cdef double t1 = T1, vtop = v[sd[0]], vmx = 0.0, best_vmax = 0.0
@@ -789,13 +820,19 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     L = 0
                     while L < plen[a] and L < ly and paths[a, L] == Y[L]:
                         L += 1
-                    if L > 0 and L >= join * (plen0[a] if plen0[a] > ly else ly):
-                        plen[a] = L
+                    lg = plen0[a] if plen0[a] > ly else ly
+                    if L > 0 and L >= join * lg:
+                        if L != plen[a]:
+                            plen[a] = L
+                            adirty[a] = 1
+                        alca[a] = _vsse_lca(dv.parent, dv.depth, alca[a], r)   # of the seeds' blocks
                         break
                 else:
                     if na < cap and (found or not extending):   # past the cap: no new area
                         for i in range(ly):
                             paths[na, i] = Y[i]
+                        alca[na] = <int32_t>r
+                        adirty[na] = 1
                         plen[na] = ly
                         plen0[na] = ly
                         na += 1
@@ -803,15 +840,15 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
             best = -1
             best_score = -1.0
             for a in range(na):
-                mark += 1
-                score = _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a],
-                                        container,
-                                        &v[0], &stamp[0], mark, NULL, &vmx)
-                ascore[a] = score
-                if score > best_score:
-                    best_score = score
+                if adirty[a]:
+                    mark += 1
+                    ascore[a] = _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0],
+                                                plen[a], container, &v[0], &stamp[0], mark, NULL, &avmax[a])
+                    adirty[a] = 0
+                if ascore[a] > best_score:
+                    best_score = ascore[a]
                     best = a
-                    best_vmax = vmx
+                    best_vmax = avmax[a]
             if extending:
                 break
             nu = upto
@@ -830,11 +867,44 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
                     break
             upto = nu
         mark += 1
+        rmark = mark + 1                  # the subtrees the areas cover whole (lca): stamp == rmark
         for a in range(na):
             if a == best or (share > 0 and ascore[a] >= share * best_score):
                 _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a], container,
                                 &v[0],
                                 &stamp[0], mark, &bestk[0], &vmx)
+        if lca:
+            for a in range(na):
+                if alca[a] >= 0 and (a == best or (share > 0 and ascore[a] >= share * best_score)):
+                    stamp[alca[a]] = rmark
+        if reach > 0 and lca:
+            # content areas whose founding paths part within `reach` tags of their ends: the
+            # subtree of their common ancestor is one area
+            for a in range(na):
+                if alca[a] < 0 or not (a == best or (share > 0 and ascore[a] >= share * best_score)):
+                    continue
+                for k in range(a + 1, na):
+                    if alca[k] < 0 or not (k == best or (share > 0 and ascore[k] >= share * best_score)):
+                        continue
+                    L = 0
+                    while L < plen0[a] and L < plen0[k] and paths[a, L] == paths[k, L]:
+                        L += 1
+                    lg = plen0[a] if plen0[a] > plen0[k] else plen0[k]
+                    if L > 0 and L >= lg - reach:
+                        x = _vsse_lca(dv.parent, dv.depth, alca[a], alca[k])
+                        if x >= 0:
+                            stamp[x] = rmark
+        if lca:
+            # the flagged subtrees, each node once (a flagged node inside another's subtree is
+            # covered by it), so the many pairs of a page cost one sweep
+            i = 0
+            while i < n:
+                if stamp[i] == rmark:
+                    for k in range(i, dv.end[i]):
+                        bestk[k] = 1
+                    i = dv.end[i]
+                else:
+                    i += 1
     return best_arr, paths_arr[best, :plen[best]].copy()
 
 

@@ -538,3 +538,48 @@ def test_footer_and_nav_carry_no_characteristic():
     text = fastx.extract(html, method="vsse").text
     assert "council met" in text and "longer hours" in text and "This site" not in text
     assert "This site" in fastx.extract(html, method="vsse", mute=False).text    # the notice wins MaxVVTC
+
+
+GRID = """<html><head><title>Trail boots</title></head><body>
+<nav><a href="/">Home</a> <a href="/boots">Boots</a></nav>
+<ul class="grid">""" + "".join(
+    f"""<li><span class="name">Boot model {k}</span><div class="card"><p>Rated {k}.5 of 5 by {k}20 walkers;
+waterproof, light, and warm (size {k}).</p></div></li>""" for k in range(1, 6)) + """</ul>
+<div class="side"><span>Sign in</span></div></body></html>"""
+
+
+def test_lca_covers_the_grid_whose_items_hold_the_seeds():
+    # the seeds (one punctuated p per item) share one tag path; their containers are the items'
+    # cards, and the names beside the cards are covered only by the seeds' common ancestor, the list
+    text = fastx.extract(GRID, method="vsse").text
+    assert all(f"Boot model {k}" in text for k in range(1, 6))
+    assert "Sign in" not in text and "Home" not in text
+    narrow = fastx.extract(GRID, method="vsse", lca=False).text
+    assert "Rated 1.5 of 5" in narrow and "Boot model 1" not in narrow
+
+
+NESTED = """<html><head><title>The tower</title></head><body><header><span>Menu</span></header>
+<article>
+<section class="a"><div class="x">
+<p>The tower, built for the fair of 1889, was meant to stand for twenty years; it still stands.</p>
+<p>Its iron lattice, light for its height, was criticized by artists, who called it useless.</p>
+</div></section>
+<ul class="facts"><li>Height 330 metres</li><li>Opened 31 March 1889</li></ul>
+<section class="b"><div class="y"><div class="z">
+<p>Today the tower, lit every night, draws millions of visitors; the queues are long in summer.</p>
+<p>Its three levels, reached by lifts or stairs, hold restaurants, shops and a small museum.</p>
+</div></div></section>
+</article><div class="side"><span>Sign in</span></div></body></html>"""
+
+
+def test_reach_merges_content_areas_nested_at_several_depths():
+    # the two sections' paths part three tags above the longer one's end (below join = 0.8): two
+    # content areas; within reach they are one, their common ancestor's subtree with the facts list
+    text = fastx.extract(NESTED, method="vsse").text
+    assert "it still stands" in text and "small museum" in text and "Height 330 metres" in text
+    assert "Sign in" not in text and "Menu" not in text
+    apart = fastx.extract(NESTED, method="vsse", reach=0).text
+    assert "it still stands" in apart and "small museum" in apart and "Height 330 metres" not in apart
+    with pytest.raises(fastx.InputError):
+        fastx.extract(NESTED, method="vsse", reach=-1)
+
