@@ -22,7 +22,6 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import date as _date
-from html import unescape as _unescape
 from urllib.parse import urljoin, urlsplit
 
 from .. import _core
@@ -70,59 +69,15 @@ class Metadata:
 
 # ---------------------------------------------------------------- dates
 
-_MONTHS = {
-    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
-    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
-    # German, French, Spanish, Italian, Dutch, Portuguese month names (the common ones)
-    "januar": 1, "janvier": 1, "enero": 1, "gennaio": 1, "januari": 1, "janeiro": 1,
-    "februar": 2, "février": 2, "fevrier": 2, "febrero": 2, "febbraio": 2, "februari": 2, "fevereiro": 2,
-    "märz": 3, "mars": 3, "marzo": 3, "maart": 3, "março": 3,
-    "avril": 4, "abril": 4, "aprile": 4,
-    "mai": 5, "mayo": 5, "maggio": 5, "mei": 5, "maio": 5,
-    "juni": 6, "juin": 6, "junio": 6, "giugno": 6, "junho": 6,
-    "juli": 7, "juillet": 7, "julio": 7, "luglio": 7, "julho": 7,
-    "august": 8, "août": 8, "aout": 8, "agosto": 8, "augustus": 8,
-    "septembre": 9, "septiembre": 9, "settembre": 9, "setembro": 9,
-    "oktober": 10, "octobre": 10, "octubre": 10, "ottobre": 10, "outubro": 10,
-    "novembre": 11, "noviembre": 11, "novembro": 11,
-    "dezember": 12, "décembre": 12, "decembre": 12, "diciembre": 12, "dicembre": 12, "december": 12,
-    "dezembro": 12,
-}
-_RE_ISO = re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
-_RE_CJK = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
+# month names, lower case -> month (English and the main European languages; _meta.pxi)
+_MONTHS = _core.META_MONTHS
 # a month is any word here, checked against _MONTHS afterwards (an alternation of the hundred
 # month names costs a hundred tries at every position)
 _WORD_RE = r"[^\W\d_]{3,10}"
-_RE_MDY = re.compile(rf"(?<![^\W\d_])({_WORD_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)")
-_RE_DMY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?({_WORD_RE})\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)")
-_RE_YMD = re.compile(rf"(?<!\d)((?:19|20)\d\d),?\s+({_WORD_RE})\.?\s+(\d{{1,2}})(?!\d)")
-
-
-def _month_match(rx, s: str, group: int):
-    """The leftmost match of `rx` in `s` whose `group` is a month name (overlapping tries)."""
-    pos = 0
-    while True:
-        m = rx.search(s, pos)
-        if m is None or m[group].lower() in _MONTHS:
-            return m
-        pos = m.start() + 1
-_RE_NUM = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-]((?:19|20)\d\d)(?![\d/.-])")
-_RE_COMPACT = re.compile(r"(?<!\d)((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)")
 _RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
-def _relative(t: str) -> bool:
-    """A relative date ("3 days ago", "yesterday", 昨天): a substring test first, the regex after."""
-    low = t.lower()
-    if "ago" in low or "yesterday" in low or "today" in low or "前" in t or "昨天" in t or "今天" in t:
-        return _RE_RELATIVE.search(t) is not None
-    return False
-
-
-_RE_RELATIVE = re.compile(r"\b(?:\d+|an?|one|few)\s+(?:sec|second|min|minute|hr|hour|day|week|month|year)s?\s+ago\b|"
-                          r"\b(?:yesterday|today)\b|\d+\s*(?:秒|分钟|小时|天)前|昨天|今天", re.I)
-_MAX_YEAR = _date.today().year + 1
+# a relative date ("3 days ago", "yesterday", 昨天): compiled (_meta.pxi)
+_relative = _core.meta_relative
 _HAS_YEAR = re.compile(r"(?:19|20)\d\d")
-_RE_WORD = re.compile(r"[^\W\d_]{3,}")
 _RE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+)")
 
 
@@ -132,59 +87,11 @@ def _host(url: str | None) -> str | None:
     return m[1].lower() if m else None
 
 
-def _mkdate(y: int, m: int, d: int) -> str | None:
-    if not (1995 <= y <= _MAX_YEAR):
-        return None
-    try:
-        return _date(y, m, d).isoformat()
-    except ValueError:
-        return None
-
-
-def parse_date(s: str | None, dayfirst: bool | None = None) -> str | None:
-    """A date in `s` as ISO 8601 ``YYYY-MM-DD``, or None.
-
-    Reads ISO 8601 and its slash/dot variants, "September 4, 2025", "4 Sept. 2025", "2023 Jan 7"
-    (English and the main European month names), Chinese/Japanese 2025年9月4日,
-    numeric D/M/Y or M/D/Y (unambiguous when a part exceeds 12; else month first
-    unless `dayfirst`) and compact 20250904. Relative dates ("3 days ago") and
-    implausible years (before 1995 or after next year) give None.
-    """
-    if not s:
-        return None
-    if len(s) > 400:
-        s = s[:400]
-    if not _HAS_YEAR.search(s):     # every form has a four-digit year: most texts stop here
-        return None
-    s = s.strip()
-    m = _RE_ISO.search(s)
-    if m:
-        return _mkdate(int(m[1]), int(m[2]), int(m[3]))
-    m = _RE_CJK.search(s)
-    if m:
-        return _mkdate(int(m[1]), int(m[2]), int(m[3]))
-    if any(w.lower() in _MONTHS for w in _RE_WORD.findall(s)):      # month names: the costly forms
-        m = _month_match(_RE_MDY, s, 1)
-        if m:
-            return _mkdate(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
-        m = _month_match(_RE_DMY, s, 2)
-        if m:
-            return _mkdate(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
-        m = _month_match(_RE_YMD, s, 2)
-        if m:
-            return _mkdate(int(m[1]), _MONTHS[m[2].lower()], int(m[3]))
-    m = _RE_NUM.search(s)
-    if m:
-        a, b, y = int(m[1]), int(m[2]), int(m[3])
-        if a > 12 or (dayfirst and b <= 12):
-            return _mkdate(y, b, a)
-        return _mkdate(y, a, b)
-    if _relative(s):
-        return None
-    m = _RE_COMPACT.search(s)
-    if m:
-        return _mkdate(int(m[1]), int(m[2]), int(m[3]))
-    return None
+# A date in a text as ISO 8601 YYYY-MM-DD, or None (compiled: _meta.pxi's meta_parse_date):
+# ISO 8601 and its slash/dot variants, "September 4, 2025", "4 Sept. 2025", "2023 Jan 7",
+# 2025年9月4日, numeric D/M/Y or M/D/Y (month first unless `dayfirst` or a part exceeds 12),
+# compact 20250904; relative dates and years before 1995 or after next year give None.
+parse_date = _core.meta_parse_date
 
 
 def url_date(url: str | None) -> str | None:
@@ -194,21 +101,16 @@ def url_date(url: str | None) -> str | None:
     path = urlsplit(url).path
     m = _RE_URL_DATE.search(path)
     if m and m[3]:
-        return _mkdate(int(m[1]), int(m[2]), int(m[3]))
+        return parse_date(f"{m[1]}-{m[2]}-{m[3]}")
     return None
 
 
 # ---------------------------------------------------------------- text helpers
 
-def _clean(s) -> str:
-    if not isinstance(s, str):
-        return ""
-    if "&" in s:
-        s = _unescape(s)          # JSON-LD and attribute values written with entities ("&amp;")
-    return " ".join(s.split())
-
-
-_TITLE_SEPS = re.compile(r"\s+(?:\||-|–|—|·|•|::|»|/|:)\s+")
+# entities decoded (JSON-LD and attribute values written with "&amp;"), whitespace collapsed
+_clean = _core.meta_clean
+# a title's parts between " | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " / ", " : "
+_title_split = _core.meta_title_split
 
 
 @functools.lru_cache(maxsize=256)
@@ -238,7 +140,7 @@ def strip_site_suffix(title: str, sitename: str | None = None, host: str | None 
     " - Section | Site" loses both when both are known); otherwise a short last part (at
     most 4 words, the rest longer) is taken for the site name."""
     title = _clean(title)
-    parts = _TITLE_SEPS.split(title)
+    parts = _title_split(title)
     if len(parts) < 2:
         return title
     while names and len(parts) > 1 and _key(parts[-1]) in names:
@@ -282,12 +184,8 @@ def _strip_trailing_sep(s: str) -> str:
 _TRAILING_SEP = re.compile(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$")
 
 
-_NONWORD = re.compile(r"[\W_]+")
-
-
-@functools.lru_cache(maxsize=4096)
-def _key(s: str) -> str:
-    return _NONWORD.sub("", s.casefold())
+# casefold, punctuation, spaces and "_" removed: how names and titles are compared
+_key = _core.meta_key
 
 
 # ---------------------------------------------------------------- JSON-LD
@@ -882,7 +780,7 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
     keys = [_key(c) for c, _ in cands]
     site_keys = {_key(site)} if site else set()
     if raw_title:
-        parts = _TITLE_SEPS.split(raw_title)
+        parts = _title_split(raw_title)
         if len(parts) > 1:
             site_keys.add(_key(parts[-1]))
     if host:
@@ -897,7 +795,7 @@ def _resolve_title(md: Metadata, main, page_obj, metas, items, h1s, raw_title: s
         if not c or c in split_seen:
             continue
         split_seen.add(c)
-        ps = _TITLE_SEPS.split(c)
+        ps = _title_split(c)
         seg_keys.update(_key(p) for p in ps[:-1])
         if len(ps) > 1:
             tail_keys.add(_key(ps[-1]))
