@@ -1,10 +1,12 @@
 """Type stubs for fastx._core (the compiled kernels). One section per .pxi file."""
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from typing_extensions import disjoint_base
 
 import numpy as np
 import numpy.typing as npt
+
+_T = TypeVar("_T")
 
 # ---------------------------------------------------------------- _doc.pxi
 KIND_ELEMENT: int
@@ -220,6 +222,10 @@ def meta_parse_date(s: str | None, dayfirst: bool | None = ...) -> str | None: .
 def meta_clean(s: object) -> str: ...
 def meta_key(s: str) -> str: ...
 def meta_title_split(s: str) -> list[str]: ...
+def meta_url_date(url: str | None) -> str | None: ...
+def meta_strip_site_suffix(title: str, sitename: str | None = ..., host: str | None = ...,
+                           names: set[str] | frozenset[str] = ...) -> str: ...
+def meta_resolve(doc: Doc, url: str | None, cls: type[_T]) -> _T: ...
 
 # ---------------------------------------------------------------- _sniff.pxi
 def control_bytes(data: bytes, limit: int = ...) -> tuple[int, int]: ...
