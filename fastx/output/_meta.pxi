@@ -1444,7 +1444,8 @@ def meta_resolve(doc, url, cls):
     host = _meta_host(url) or _meta_host(canonical)
 
     def set_(name, value, source):
-        if value and getattr(md, name) in (None, []):
+        cur = getattr(md, name)
+        if value and (cur is None or (type(cur) is list and not cur)):       # unset: None or []
             setattr(md, name, value)
             src[name] = source
             return True
