@@ -230,16 +230,22 @@ cdef void _meta_tag_walk(fx_node *root, _MetaWalk *st, dict metas, dict multi, l
                                         lst.append(val)
                             st.n_meta += 1
             elif tag == _meta_id_link:
-                val = _meta_attr(node, b"href", 4)
-                if val is not None:
+                # the href decoded only for a canonical/author link or one with an itemprop (not
+                # for the stylesheets, preloads and icons that make most of a page's links)
+                a = _find_attr(node, b"href", 4)
+                if a != NULL and a.value != NULL:
+                    val = None
                     a = _find_attr(node, b"rel", 3)
                     if a != NULL and a.value != NULL and st.n_meta < _META_MAX_META and (
                             _meta_ci_has(a.value.data, a.value.length, b"canonical", 9)
                             or _meta_ci_has(a.value.data, a.value.length, b"author", 6)):
+                        val = _meta_attr(node, b"href", 4)
                         out.append((1, _fx_str(a.value), val, 0))
                         st.n_meta += 1
                     key = _meta_attr(node, b"itemprop", 8)
                     if key and st.n_items < _META_MAX_ITEMS:
+                        if val is None:
+                            val = _meta_attr(node, b"href", 4)
                         out.append((4, key, val, 0))
                         st.n_items += 1
             elif tag == _meta_id_script:
@@ -652,6 +658,21 @@ cdef bint _meta_relative(str s):
     return False
 
 
+cdef bint _meta_year_in(str s):
+    """(?:19|20)\\d\\d somewhere in `s` (every date meta_parse_date reads has one)."""
+    cdef _MetaU u
+    cdef Py_ssize_t p
+    if s is None:
+        return False
+    u.kind = PyUnicode_KIND(s)
+    u.data = PyUnicode_DATA(s)
+    u.n = len(s)
+    for p in range(u.n - 3):
+        if _mu_year(&u, p) >= 0:
+            return True
+    return False
+
+
 cpdef bint meta_relative(str s):
     """A relative date ("3 days ago", "yesterday", "today", 3天前, 昨天, 今天) in `s`."""
     return _meta_relative(s)
@@ -677,12 +698,8 @@ cpdef object meta_parse_date(s, dayfirst=None):
     u.n = len(t)
     cdef Py_ssize_t p, q, r, w0, w1
     cdef int y, a, b, mo
-    cdef bint any_month = False, has_year = False
-    for p in range(u.n):                 # every form has a four-digit year: most texts stop here
-        if _mu_year(&u, p) >= 0:
-            has_year = True
-            break
-    if not has_year:
+    cdef bint any_month = False
+    if not _meta_year_in(t):            # every form has a four-digit year: most texts stop here
         return None
     # ISO: (?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)
     for p in range(u.n):
@@ -1003,7 +1020,6 @@ from urllib.parse import urljoin as _meta_urljoin, urlsplit as _meta_urlsplit
 # month names costs a hundred tries at every position)
 _META_WORD_RE = r"[^\W\d_]{3,10}"
 _META_RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
-_META_HAS_YEAR = re.compile(r"(?:19|20)\d\d")
 _META_RE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+)")
 
 
@@ -1964,18 +1980,18 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
     first, over the _VISIBLE_TRIES nearest (and at most `limit` elements away). Yields (date,
     "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance)."""
     entries = []
-    has_year = _META_HAS_YEAR.search      # every date parse_date reads has a year: the rest is not a dateline
+    # every date meta_parse_date reads has a year (_meta_year_in): the rest is not a dateline
     for dt, raw, order in times[:10]:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and (has_year(dt) or has_year(raw)):
+        if dist <= limit and (_meta_year_in(dt) or _meta_year_in(raw)):
             entries.append((dist, 0, dt, raw))
     for key, raw, order in texts:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and (has_year(key) or has_year(raw)):
+        if dist <= limit and (_meta_year_in(key) or _meta_year_in(raw)):
             entries.append((dist, 1, key, raw))
     for key, raw, order in hints:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and len(raw) < 400 and has_year(raw) and _META_NOT_DATELINE.search(key) is None:
+        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) and _META_NOT_DATELINE.search(key) is None:
             entries.append((dist, 2, "", raw))
     for raw, order in years:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
@@ -1995,7 +2011,7 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
             t = meta_clean(b)
             if rank == 2 and len(t) >= 100:
                 continue
-        if not t or not _META_HAS_YEAR.search(t) or _meta_relative(t[:60]):
+        if not t or not _meta_year_in(t) or _meta_relative(t[:60]):
             continue
         m = _META_ZH_DATE.search(t)
         d = (meta_parse_date(m[1]) if m else None) or meta_parse_date(t[:160])
