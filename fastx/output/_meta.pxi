@@ -36,10 +36,13 @@ DEF _META_BEFORE_H1 = 300
 DEF _META_AFTER_H1 = 800
 DEF _META_NO_H1 = 4000
 DEF _META_MAX_JSONLD = 24
+# the elements past the first h1 whose class/id/rel hints the scan always reads: the datelines
+# the resolver checks the metadata's date against (_META_SHOWN_NEAR is this)
+DEF _META_NEAR = 40
 
 # record kinds (fastx.metadata reads them by these names)
 META_KIND = {"meta": 0, "link": 1, "jsonld": 2, "lang": 3, "itemprop": 4, "time": 5, "h1": 6,
-             "hint": 7, "text": 8, "base": 9, "year": 10}
+             "hint": 7, "text": 8, "base": 9, "year": 10, "hints_later": 11}
 
 # <meta> names that may repeat, each value meaningful (article:tag, several authors)
 _META_MULTI = frozenset(("article:tag", "article:author", "og:article:tag", "book:tag", "video:tag",
@@ -319,6 +322,60 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
     return 0
 
 
+cdef inline int _meta_in_window(int order, int h1_at) noexcept nogil:
+    """Where the element of rank `order` stands against the window around the first h1 (rank
+    h1_at, -1 for none): 1 inside it, 0 before it, -1 past its end."""
+    if h1_at >= 0:
+        if order - h1_at >= _META_AFTER_H1:
+            return -1
+        return 1 if h1_at - order <= _META_BEFORE_H1 else 0
+    return 1 if order < _META_NO_H1 else -1
+
+
+cdef inline bint _meta_hint_attr(const unsigned char *s, size_t an) noexcept nogil:
+    """A class, id or rel attribute (name `s`, length `an`)."""
+    return (an == 5 and memcmp(s, b"class", 5) == 0) or (an == 2 and memcmp(s, b"id", 2) == 0) \
+        or (an == 3 and memcmp(s, b"rel", 3) == 0)
+
+
+cdef int _meta_hints_of(Doc doc, Py_ssize_t i, fx_node *node, int order, int n_hints, list out):
+    """The hint records of element i (class/id/rel naming an author, byline or date: its text),
+    while fewer than _META_MAX_HINTS are recorded; returns the new count."""
+    cdef fx_attr *a = (<fx_element *>node).first_attr
+    cdef const unsigned char *s
+    cdef size_t an, vn
+    while a != NULL and n_hints < _META_MAX_HINTS:
+        s = _attr_name(a, &an)
+        if s != NULL and a.value != NULL and _meta_hint_attr(s, an):
+            vn = a.value.length
+            if vn and vn < 200 and _meta_hint_name(a.value.data, vn):
+                out.append((7, _fx_str(a.value), _meta_doc_text(doc, i, _META_TEXT_MAX), order))
+                n_hints += 1
+        a = a.next
+    return n_hints
+
+
+def meta_scan_hints(Doc doc, tuple resume):
+    """The hint records (kind 7) meta_scan left for later: those of the window's elements from
+    the one `resume` names on (the record of kind 11 meta_scan ends with: the element's index,
+    its rank, the hints recorded before it, the first h1's rank), as the one pass would have
+    recorded them (same order, same bound)."""
+    cdef Py_ssize_t i = resume[0], n = doc.n
+    cdef int order = <int>resume[1] - 1, n_hints = resume[2], h1_at = resume[3], w
+    cdef DocView docv = doc.view
+    out = []
+    while i < n and n_hints < _META_MAX_HINTS:
+        if docv.kind[i] == 1:
+            order += 1
+            w = _meta_in_window(order, h1_at)
+            if w < 0:
+                break
+            if w > 0:
+                n_hints = _meta_hints_of(doc, i, <fx_node *><uintptr_t>docv.ptr[i], order, n_hints, out)
+        i += 1
+    return out
+
+
 def meta_scan(Doc doc):
     """Raw metadata evidence of a parsed page: (metas, multi, records). metas: <meta>
     name/property/itemprop/http-equiv (lower-cased) -> its first non-empty content; multi: the
@@ -378,37 +435,43 @@ def meta_scan(Doc doc):
                 n_h1 += 1
                 if n_h1 >= _META_MAX_H1:
                     break
-    # the window: _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 past it
+    # the window: _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 past it. The
+    # class/id/rel hints (bylines, datelines) are read up to _META_NEAR elements past the h1 (what
+    # the resolver checks on every page); the rest only when the resolver asks (meta_scan_hints,
+    # from the record of kind 11 this pass ends with): most pages name their author and date in
+    # their markup, and the hints past the headline are the scan's largest cost
+    cdef int hint_limit = (h1_at if h1_at >= 0 else 0) + _META_NEAR, w
+    cdef Py_ssize_t resume_i = -1
+    cdef int resume_order = 0, resume_hints = 0
     order = 0
     for i in range(n):
         if docv.kind[i] == 1:
             order += 1
             if i <= start:
                 continue
-            if h1_at >= 0:
-                if order - h1_at >= _META_AFTER_H1:
-                    break
-                near = h1_at - order <= _META_BEFORE_H1
-            else:
-                near = order < _META_NO_H1
-                if not near:
-                    break
+            w = _meta_in_window(order, h1_at)
+            if w < 0:
+                break
+            near = w > 0
             if not near:
                 continue
+            if resume_i < 0 and order > hint_limit:
+                resume_i, resume_order, resume_hints = i, order, n_hints
             node = <fx_node *><uintptr_t>docv.ptr[i]
             tag = docv.tag[i]
             if tag == _meta_id_time and n_times < _META_MAX_TIMES:
                 val = _meta_attr(node, b"datetime", 8)
                 out.append((5, val or "", _meta_doc_text(doc, i, 80), order))
                 n_times += 1
-            # one pass over the attributes: itemprop, and class/id/rel naming an author or date
+            # one pass over the attributes: itemprop, and (near the h1) class/id/rel naming an
+            # author or date
             a = (<fx_element *>node).first_attr
             while a != NULL:
                 s = _attr_name(a, &an)
                 if s != NULL and a.value != NULL:
-                    v = a.value.data
-                    vn = a.value.length
                     if an == 8 and memcmp(s, b"itemprop", 8) == 0:
+                        v = a.value.data
+                        vn = a.value.length
                         if n_items < _META_MAX_ITEMS and vn:
                             val = _meta_attr(node, b"content", 7)
                             if val is None:
@@ -422,10 +485,9 @@ def meta_scan(Doc doc):
                                 val = _meta_doc_text(doc, i, _META_TEXT_MAX)
                             out.append((4, _fx_str(a.value), val, order))
                             n_items += 1
-                    elif n_hints < _META_MAX_HINTS and vn and vn < 200 and (
-                            (an == 5 and memcmp(s, b"class", 5) == 0) or (an == 2 and memcmp(s, b"id", 2) == 0)
-                            or (an == 3 and memcmp(s, b"rel", 3) == 0)):
-                        if _meta_hint_name(v, vn):
+                    elif resume_i < 0 and n_hints < _META_MAX_HINTS and _meta_hint_attr(s, an):
+                        vn = a.value.length
+                        if vn and vn < 200 and _meta_hint_name(a.value.data, vn):
                             out.append((7, _fx_str(a.value), _meta_doc_text(doc, i, _META_TEXT_MAX), order))
                             n_hints += 1
                 a = a.next
@@ -448,6 +510,8 @@ def meta_scan(Doc doc):
                         key = _meta_doc_text(doc, docv.parent[up], _META_TEXT_MAX)
                     out.append((8, key, val, order))
                     n_texts += 1
+    if resume_i >= 0 and n_hints < _META_MAX_HINTS:
+        out.append((11, "", "", (resume_i, resume_order, resume_hints, h1_at)))
     return metas, multi, out
 
 
@@ -1410,7 +1474,8 @@ def meta_resolve(doc, url, cls):
     items = {}
     times = []
     h1s = []
-    hints = []
+    hints = []                  # the hints up to _META_NEAR past the h1; all_hints() has the rest
+    hints_later = None
     texts = []
     years = []
     item_author = {}
@@ -1446,6 +1511,17 @@ def meta_resolve(doc, url, cls):
             base = val.strip()
         elif kind == 10:
             years.append((val, order))
+        elif kind == 11:
+            hints_later = order
+
+    def all_hints():
+        """The hints of the whole window: those past _META_NEAR elements after the h1 read now."""
+        nonlocal hints_later
+        if hints_later is not None:
+            for _, key, val, order in meta_scan_hints(doc, hints_later):
+                hints.append((key, val, order))
+            hints_later = None
+        return hints
 
     ld = _meta_ld_objects(ld_texts) if ld_texts else []
     # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
@@ -1518,7 +1594,7 @@ def meta_resolve(doc, url, cls):
     if md.author is None and item_author:      # the first: on forums the original poster
         set_("author", _meta_join_names(_meta_byline_names(item_author["author"], True)), "microdata")
     if md.author is None:
-        set_("author", _meta_byline_author(hints, texts, link_author, h1s, md), "byline")
+        set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
     if main is not None:
@@ -1563,7 +1639,7 @@ def meta_resolve(doc, url, cls):
                     if set_("date", meta_parse_date(v), "microdata"):
                         break
     if md.date is None:
-        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0))
+        set_("date", *_meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0))
     else:
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
@@ -1573,7 +1649,7 @@ def meta_resolve(doc, url, cls):
         first = next(_meta_shown_dates(times, hints, texts, years, h1_order, _META_SHOWN_NEAR), None)
         if first is not None and first[0] < md.date and\
                 (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2 and\
-                all(d != md.date for d, _, _, _ in _meta_shown_dates(times, hints, texts, years, h1_order)):
+                all(d != md.date for d, _, _, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order)):
             md.date, src["date"] = first[0], first[1]
     if md.date is None:
         set_("date", meta_url_date(url) or meta_url_date(canonical), "url")
@@ -1828,7 +1904,8 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
 
 _META_TITLE_OVERLAP = 0.3
 # elements between the headline and a dateline that may overrule the metadata's published date
-_META_SHOWN_NEAR = 40
+# (the scan reads the hints this far past the h1 on every page: _META_NEAR)
+_META_SHOWN_NEAR = _META_NEAR
 
 
 _META_ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder|contributor|contributing|author|"
