@@ -371,6 +371,9 @@ cdef struct Builder:
     Py_ssize_t pre_pend   # preformatted whitespace waiting in buf for the next preformatted text, or -1
     int pre_blk           # a block element started or ended since the last text record
     int keep_noscript     # keep every <noscript> (a page whose content is only there: see build_doc)
+    uint64_t *skip        # the elements the walk does not enter (head, meta, link, script, hidden, ...)
+    Py_ssize_t nskip      # in preorder: what the metadata scan reads there (_meta.pxi)
+    Py_ssize_t skipcap
 
 
 cdef inline bint _grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t item) noexcept nogil:
@@ -386,6 +389,15 @@ cdef inline bint _grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t item) 
     p[0] = q
     cap[0] = c
     return True
+
+
+cdef inline void _skip_push(Builder *b, fx_node *node) noexcept nogil:
+    """Note an element the walk does not enter (Builder.skip)."""
+    if not _grow(<void **>&b.skip, &b.skipcap, b.nskip + 1, sizeof(uint64_t)):
+        b.oom = 1
+        return
+    b.skip[b.nskip] = <uintptr_t>node
+    b.nskip += 1
 
 
 cdef inline Rec *_push_rec(Builder *b) noexcept nogil:
@@ -604,8 +616,10 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                                     desc[0] == NULL and _attr_value_eq_ci(a, b"og:description", 14)):
                                 desc[0] = child
                     child = child.next
+                _skip_push(b, node)
             elif props & TP_TITLE and title[0] == NULL:
                 title[0] = node          # a <title> lexbor placed in the body
+                _skip_push(b, node)
             elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node)
                                               or (b.keep_noscript and tag == _noscript_tag))
                   and not _hidden(node, props, &style_pre)):
@@ -647,6 +661,8 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                     if not _stack_push(b, idx):
                         return
                     descend = True
+            else:
+                _skip_push(b, node)
         elif node.type == LXB_TEXT or node.type == LXB_CDATA:
             _add_text(b, node, parent, <int32_t>b.sp, inherited)
         if descend:
@@ -753,6 +769,7 @@ cdef class Doc:
     cdef readonly Py_ssize_t body
     cdef readonly object url
     cdef dict _cache
+    cdef bytes _skipped         # lexbor pointers (uint64) of the elements the build did not enter
 
     @property
     def cache(self):
@@ -947,6 +964,8 @@ cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript):
     b.body = -1
     b.oom = 0
     b.keep_noscript = keep_noscript
+    b.skip = NULL
+    b.nskip = b.skipcap = 0
     b.pending_ws = 0
     b.pre_pend = -1
     b.pre_blk = 0
@@ -970,10 +989,12 @@ cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript):
         _fill(&b, d)
         d.text_buf = b.buf[:b.blen] if b.blen else b""
         d.view.text_buf = <const unsigned char *>PyBytes_AS_STRING(d.text_buf)
+        d._skipped = (<char *>b.skip)[:b.nskip * sizeof(uint64_t)] if b.nskip else b""
     finally:
         free(b.recs)
         free(b.buf)
         free(b.stack)
+        free(b.skip)
     d.body = b.body
     d.title = _collapse(_text_of(title)) if title != NULL else title_fallback
     d.description = _collapse(_fx_str(_find_attr(desc, b"content", 7).value)) \

@@ -36,10 +36,13 @@ DEF _META_BEFORE_H1 = 300
 DEF _META_AFTER_H1 = 800
 DEF _META_NO_H1 = 4000
 DEF _META_MAX_JSONLD = 24
+# the elements past the first h1 whose class/id/rel hints the scan always reads: the datelines
+# the resolver checks the metadata's date against (_META_SHOWN_NEAR is this)
+DEF _META_NEAR = 40
 
 # record kinds (fastx.metadata reads them by these names)
 META_KIND = {"meta": 0, "link": 1, "jsonld": 2, "lang": 3, "itemprop": 4, "time": 5, "h1": 6,
-             "hint": 7, "text": 8, "base": 9, "year": 10}
+             "hint": 7, "text": 8, "base": 9, "year": 10, "hints_later": 11}
 
 # <meta> names that may repeat, each value meaningful (article:tag, several authors)
 _META_MULTI = frozenset(("article:tag", "article:author", "og:article:tag", "book:tag", "video:tag",
@@ -199,17 +202,24 @@ cdef str _meta_script_text(fx_node *node):
     return "".join(parts)
 
 
-cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
+cdef struct _MetaWalk:
+    int n_meta          # <meta>/<link> records so far (at most _META_MAX_META)
+    int n_items         # <link itemprop> records (at most _META_MAX_ITEMS)
+    int n_ld            # JSON-LD scripts (at most _META_MAX_JSONLD)
+    bint seen_base
+
+
+cdef void _meta_tag_walk(fx_node *root, _MetaWalk *st, dict metas, dict multi, list out):
     """<meta> (name/property/itemprop/http-equiv -> content), <link rel=canonical/author>,
     <link itemprop>, the first <base href>, <html lang> and the text of JSON-LD scripts, from
-    one iterative walk over lexbor's tree (the Doc holds none of them) that reads the
-    attributes of those tags only and enters no script, style, template or svg.  Bounded: at
-    most _META_MAX_META <meta>/<link> records and _META_MAX_JSONLD scripts."""
+    an iterative walk over the lexbor subtree of `root` that reads the attributes of those tags
+    only and enters no script, style, template or svg.  meta_scan calls it on each element the
+    Doc build did not enter (the Doc holds none of these tags), in page order, with one `st`:
+    bounded, at most _META_MAX_META <meta>/<link> records and _META_MAX_JSONLD scripts."""
     cdef fx_node *node = root
     cdef fx_attr *a
     cdef int role
-    cdef int n_meta = 0, n_items = 0, n_ld = 0
-    cdef bint descend, seen_base = False
+    cdef bint descend
     cdef str key, val
     cdef list lst
     while node != NULL:
@@ -218,7 +228,7 @@ cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
             # every tag looked for has a static lexbor id: a custom element's name is not hashed
             role = _meta_tag_role(node.local_name)
             if role == _META_T_META:
-                if n_meta < _META_MAX_META:
+                if st.n_meta < _META_MAX_META:
                     val = _meta_attr(node, b"content", 7)
                     if val is not None:
                         key = _meta_attr(node, b"property", 8) or _meta_attr(node, b"name", 4) \
@@ -235,26 +245,32 @@ cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
                                         multi[key] = [val]
                                     else:
                                         lst.append(val)
-                            n_meta += 1
+                            st.n_meta += 1
             elif role == _META_T_LINK:
-                val = _meta_attr(node, b"href", 4)
-                if val is not None:
+                # the href decoded only for a canonical/author link or one with an itemprop (not
+                # for the stylesheets, preloads and icons that make most of a page's links)
+                a = _find_attr(node, b"href", 4)
+                if a != NULL and a.value != NULL:
+                    val = None
                     a = _find_attr(node, b"rel", 3)
-                    if a != NULL and a.value != NULL and n_meta < _META_MAX_META and (
+                    if a != NULL and a.value != NULL and st.n_meta < _META_MAX_META and (
                             _meta_ci_has(a.value.data, a.value.length, b"canonical", 9)
                             or _meta_ci_has(a.value.data, a.value.length, b"author", 6)):
+                        val = _meta_attr(node, b"href", 4)
                         out.append((1, _fx_str(a.value), val, 0))
-                        n_meta += 1
+                        st.n_meta += 1
                     key = _meta_attr(node, b"itemprop", 8)
-                    if key and n_items < _META_MAX_ITEMS:
+                    if key and st.n_items < _META_MAX_ITEMS:
+                        if val is None:
+                            val = _meta_attr(node, b"href", 4)
                         out.append((4, key, val, 0))
-                        n_items += 1
+                        st.n_items += 1
             elif role == _META_T_SCRIPT:
                 a = _find_attr(node, b"type", 4)
-                if a != NULL and a.value != NULL and n_ld < _META_MAX_JSONLD \
+                if a != NULL and a.value != NULL and st.n_ld < _META_MAX_JSONLD \
                         and _meta_ci_has(a.value.data, a.value.length, b"ld+json", 7):
                     out.append((2, "", _meta_script_text(node), 0))
-                    n_ld += 1
+                    st.n_ld += 1
                 descend = False
             elif role == _META_T_SKIP:
                 descend = False
@@ -262,11 +278,11 @@ cdef void _meta_tag_walk(fx_node *root, dict metas, dict multi, list out):
                 val = _meta_attr(node, b"lang", 4) or _meta_attr(node, b"xml:lang", 8)
                 if val:
                     out.append((3, "html", val, 0))
-            elif role == _META_T_BASE and not seen_base:
+            elif role == _META_T_BASE and not st.seen_base:
                 val = _meta_attr(node, b"href", 4)
                 if val:
                     out.append((9, "base", val, 0))
-                    seen_base = True
+                    st.seen_base = True
         node = _dom_next(node, root, descend)
 
 
@@ -320,6 +336,60 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
     return 0
 
 
+cdef inline int _meta_in_window(int order, int h1_at) noexcept nogil:
+    """Where the element of rank `order` stands against the window around the first h1 (rank
+    h1_at, -1 for none): 1 inside it, 0 before it, -1 past its end."""
+    if h1_at >= 0:
+        if order - h1_at >= _META_AFTER_H1:
+            return -1
+        return 1 if h1_at - order <= _META_BEFORE_H1 else 0
+    return 1 if order < _META_NO_H1 else -1
+
+
+cdef inline bint _meta_hint_attr(const unsigned char *s, size_t an) noexcept nogil:
+    """A class, id or rel attribute (name `s`, length `an`)."""
+    return (an == 5 and memcmp(s, b"class", 5) == 0) or (an == 2 and memcmp(s, b"id", 2) == 0) \
+        or (an == 3 and memcmp(s, b"rel", 3) == 0)
+
+
+cdef int _meta_hints_of(Doc doc, Py_ssize_t i, fx_node *node, int order, int n_hints, list out):
+    """The hint records of element i (class/id/rel naming an author, byline or date: its text),
+    while fewer than _META_MAX_HINTS are recorded; returns the new count."""
+    cdef fx_attr *a = (<fx_element *>node).first_attr
+    cdef const unsigned char *s
+    cdef size_t an, vn
+    while a != NULL and n_hints < _META_MAX_HINTS:
+        s = _attr_name(a, &an)
+        if s != NULL and a.value != NULL and _meta_hint_attr(s, an):
+            vn = a.value.length
+            if vn and vn < 200 and _meta_hint_name(a.value.data, vn):
+                out.append((7, _fx_str(a.value), _meta_doc_text(doc, i, _META_TEXT_MAX), order))
+                n_hints += 1
+        a = a.next
+    return n_hints
+
+
+def meta_scan_hints(Doc doc, tuple resume):
+    """The hint records (kind 7) meta_scan left for later: those of the window's elements from
+    the one `resume` names on (the record of kind 11 meta_scan ends with: the element's index,
+    its rank, the hints recorded before it, the first h1's rank), as the one pass would have
+    recorded them (same order, same bound)."""
+    cdef Py_ssize_t i = resume[0], n = doc.n
+    cdef int order = <int>resume[1] - 1, n_hints = resume[2], h1_at = resume[3], w
+    cdef DocView docv = doc.view
+    out = []
+    while i < n and n_hints < _META_MAX_HINTS:
+        if docv.kind[i] == 1:
+            order += 1
+            w = _meta_in_window(order, h1_at)
+            if w < 0:
+                break
+            if w > 0:
+                n_hints = _meta_hints_of(doc, i, <fx_node *><uintptr_t>docv.ptr[i], order, n_hints, out)
+        i += 1
+    return out
+
+
 def meta_scan(Doc doc):
     """Raw metadata evidence of a parsed page: (metas, multi, records). metas: <meta>
     name/property/itemprop/http-equiv (lower-cased) -> its first non-empty content; multi: the
@@ -339,15 +409,26 @@ def meta_scan(Doc doc):
     out = []
     cdef dict metas = {}
     cdef dict multi = {}
-    parser = doc.parser
-    if parser is None:
-        return metas, multi, out
-    root_node = parser.root
-    if root_node is not None:
-        _meta_tag_walk(<fx_node *><uintptr_t>root_node.mem_id, metas, multi, out)
     cdef Py_ssize_t n = doc.n, i, start = doc.body if doc.body >= 0 else 0, up
     cdef DocView docv = doc.view
+    cdef _MetaWalk st
+    cdef bytes skip = doc._skipped
     cdef fx_node *node
+    cdef str key, val
+    if doc.parser is None or skip is None:
+        return metas, multi, out
+    cdef const uint64_t *skipped = <const uint64_t *>PyBytes_AS_STRING(skip)
+    # lexbor's tree where the Doc build did not go: <html> (the Doc's root), then, in page
+    # order, every element the build noted without entering it (the head, meta, link, base,
+    # script and other dropped or hidden elements): what a walk of the whole tree would find
+    memset(&st, 0, sizeof(st))
+    if n > 0 and _meta_tag_role(<uintptr_t>docv.tag[0]) == _META_T_HTML:
+        node = <fx_node *><uintptr_t>docv.ptr[0]
+        val = _meta_attr(node, b"lang", 4) or _meta_attr(node, b"xml:lang", 8)
+        if val:
+            out.append((3, "html", val, 0))
+    for i in range(len(skip) // 8):
+        _meta_tag_walk(<fx_node *><uintptr_t>skipped[i], &st, metas, multi, out)
     cdef fx_attr *a
     cdef int role
     cdef int order = 0, h1_at = -1, n_items = 0, n_hints = 0, n_texts = 0, n_times = 0, n_h1 = 0
@@ -357,7 +438,6 @@ def meta_scan(Doc doc):
     cdef const unsigned char *s
     cdef const unsigned char *v
     cdef int bl
-    cdef str key, val
     # the first h1s of the body (their order: the rank among the Doc's elements)
     for i in range(n):
         if docv.kind[i] == 1:
@@ -369,37 +449,43 @@ def meta_scan(Doc doc):
                 n_h1 += 1
                 if n_h1 >= _META_MAX_H1:
                     break
-    # the window: _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 past it
+    # the window: _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 past it. The
+    # class/id/rel hints (bylines, datelines) are read up to _META_NEAR elements past the h1 (what
+    # the resolver checks on every page); the rest only when the resolver asks (meta_scan_hints,
+    # from the record of kind 11 this pass ends with): most pages name their author and date in
+    # their markup, and the hints past the headline are the scan's largest cost
+    cdef int hint_limit = (h1_at if h1_at >= 0 else 0) + _META_NEAR, w
+    cdef Py_ssize_t resume_i = -1
+    cdef int resume_order = 0, resume_hints = 0
     order = 0
     for i in range(n):
         if docv.kind[i] == 1:
             order += 1
             if i <= start:
                 continue
-            if h1_at >= 0:
-                if order - h1_at >= _META_AFTER_H1:
-                    break
-                near = h1_at - order <= _META_BEFORE_H1
-            else:
-                near = order < _META_NO_H1
-                if not near:
-                    break
+            w = _meta_in_window(order, h1_at)
+            if w < 0:
+                break
+            near = w > 0
             if not near:
                 continue
+            if resume_i < 0 and order > hint_limit:
+                resume_i, resume_order, resume_hints = i, order, n_hints
             node = <fx_node *><uintptr_t>docv.ptr[i]
             role = _meta_tag_role(<uintptr_t>docv.tag[i])
             if role == _META_T_TIME and n_times < _META_MAX_TIMES:
                 val = _meta_attr(node, b"datetime", 8)
                 out.append((5, val or "", _meta_doc_text(doc, i, 80), order))
                 n_times += 1
-            # one pass over the attributes: itemprop, and class/id/rel naming an author or date
+            # one pass over the attributes: itemprop, and (near the h1) class/id/rel naming an
+            # author or date
             a = (<fx_element *>node).first_attr
             while a != NULL:
                 s = _attr_name(a, &an)
                 if s != NULL and a.value != NULL:
-                    v = a.value.data
-                    vn = a.value.length
                     if an == 8 and memcmp(s, b"itemprop", 8) == 0:
+                        v = a.value.data
+                        vn = a.value.length
                         if n_items < _META_MAX_ITEMS and vn:
                             val = _meta_attr(node, b"content", 7)
                             if val is None:
@@ -413,10 +499,9 @@ def meta_scan(Doc doc):
                                 val = _meta_doc_text(doc, i, _META_TEXT_MAX)
                             out.append((4, _fx_str(a.value), val, order))
                             n_items += 1
-                    elif n_hints < _META_MAX_HINTS and vn and vn < 200 and (
-                            (an == 5 and memcmp(s, b"class", 5) == 0) or (an == 2 and memcmp(s, b"id", 2) == 0)
-                            or (an == 3 and memcmp(s, b"rel", 3) == 0)):
-                        if _meta_hint_name(v, vn):
+                    elif resume_i < 0 and n_hints < _META_MAX_HINTS and _meta_hint_attr(s, an):
+                        vn = a.value.length
+                        if vn and vn < 200 and _meta_hint_name(a.value.data, vn):
                             out.append((7, _fx_str(a.value), _meta_doc_text(doc, i, _META_TEXT_MAX), order))
                             n_hints += 1
                 a = a.next
@@ -439,4 +524,1600 @@ def meta_scan(Doc doc):
                         key = _meta_doc_text(doc, docv.parent[up], _META_TEXT_MAX)
                     out.append((8, key, val, order))
                     n_texts += 1
+    if resume_i >= 0 and n_hints < _META_MAX_HINTS:
+        out.append((11, "", "", (resume_i, resume_order, resume_hints, h1_at)))
     return metas, multi, out
+
+
+# ---------------------------------------------------------------- the resolver's text kernels
+#
+# What fastx.metadata does with every candidate value, compiled: dates (meta_parse_date: the
+# forms of htmldate's cascade, Barbaresi 2020), whitespace and entities (meta_clean), comparison
+# keys (meta_key) and the split of a <title> at its separators (meta_title_split).  They read
+# code points as Python's re module does for str patterns (\d a Unicode decimal, \s
+# str.isspace, a letter an alphanumeric that is neither a decimal nor "_"), so that each gives
+# what the regular expression it replaces gives.
+
+import re
+from datetime import date as _pydate
+from html import unescape as _meta_unescape
+
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
+    bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch) nogil
+    int Py_UNICODE_TODECIMAL(Py_UCS4 ch) nogil
+    Py_UCS4 Py_UNICODE_TOLOWER(Py_UCS4 ch) nogil
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    int PyUnicode_4BYTE_KIND
+
+# month names (English and the common European ones), lower case -> month
+META_MONTHS = {
+    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
+    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+    # German, French, Spanish, Italian, Dutch, Portuguese month names (the common ones)
+    "januar": 1, "janvier": 1, "enero": 1, "gennaio": 1, "januari": 1, "janeiro": 1,
+    "februar": 2, "février": 2, "fevrier": 2, "febrero": 2, "febbraio": 2, "februari": 2, "fevereiro": 2,
+    "märz": 3, "mars": 3, "marzo": 3, "maart": 3, "março": 3,
+    "avril": 4, "abril": 4, "aprile": 4,
+    "mai": 5, "mayo": 5, "maggio": 5, "mei": 5, "maio": 5,
+    "juni": 6, "juin": 6, "junio": 6, "giugno": 6, "junho": 6,
+    "juli": 7, "juillet": 7, "julio": 7, "luglio": 7, "julho": 7,
+    "august": 8, "août": 8, "aout": 8, "agosto": 8, "augustus": 8,
+    "septembre": 9, "septiembre": 9, "settembre": 9, "setembro": 9,
+    "oktober": 10, "octobre": 10, "octubre": 10, "ottobre": 10, "outubro": 10,
+    "novembre": 11, "noviembre": 11, "novembro": 11,
+    "dezember": 12, "décembre": 12, "decembre": 12, "diciembre": 12, "dicembre": 12, "december": 12,
+    "dezembro": 12,
+}
+_META_RE_RELATIVE = re.compile(
+    r"\b(?:\d+|an?|one|few)\s+(?:sec|second|min|minute|hr|hour|day|week|month|year)s?\s+ago\b|"
+    r"\b(?:yesterday|today)\b|\d+\s*(?:秒|分钟|小时|天)前|昨天|今天", re.I)
+_META_NONWORD = re.compile(r"[\W_]+")
+# the latest plausible year of a date: next year (dates after it are typos or expiry dates)
+cdef int _meta_max_year = _pydate.today().year + 1
+
+
+ctypedef struct _MetaU:
+    int kind
+    const void *data
+    Py_ssize_t n
+
+
+cdef inline Py_UCS4 _mu_at(const _MetaU *u, Py_ssize_t i) noexcept nogil:
+    """Code point i of the text, 0 past its end."""
+    return PyUnicode_READ(u.kind, u.data, i) if 0 <= i < u.n else 0
+
+
+cdef inline int _mu_dec(const _MetaU *u, Py_ssize_t i) noexcept nogil:
+    """Value of the decimal digit at i (re's \\d), -1 when it is none."""
+    cdef Py_UCS4 c = _mu_at(u, i)
+    if 48 <= c <= 57:
+        return <int>c - 48
+    if c < 128 or not Py_UNICODE_ISDECIMAL(c):
+        return -1
+    return Py_UNICODE_TODECIMAL(c)
+
+
+cdef inline bint _mu_space(Py_UCS4 c) noexcept nogil:
+    """re's \\s for str patterns (str.isspace)."""
+    return c != 0 and Py_UNICODE_ISSPACE(c)
+
+
+cdef inline bint _mu_letter(Py_UCS4 c) noexcept nogil:
+    """re's [^\\W\\d_]: alphanumeric, not a decimal digit, not "_"."""
+    if c < 128:
+        return (65 <= c <= 90) or (97 <= c <= 122)
+    return Py_UNICODE_ISALNUM(c) and not Py_UNICODE_ISDECIMAL(c)
+
+
+cdef inline Py_ssize_t _mu_run(const _MetaU *u, Py_ssize_t i, int what) noexcept nogil:
+    """End of the run from i of decimals (what 0), whitespace (1) or letters (2)."""
+    while i < u.n:
+        if what == 0:
+            if _mu_dec(u, i) < 0:
+                break
+        elif what == 1:
+            if not _mu_space(_mu_at(u, i)):
+                break
+        elif not _mu_letter(_mu_at(u, i)):
+            break
+        i += 1
+    return i
+
+
+cdef inline int _mu_year(const _MetaU *u, Py_ssize_t p) noexcept nogil:
+    """(?:19|20)\\d\\d at p: the year, or -1."""
+    cdef Py_UCS4 a = _mu_at(u, p), b = _mu_at(u, p + 1)
+    cdef int c, d
+    if not ((a == 49 and b == 57) or (a == 50 and b == 48)):
+        return -1
+    c = _mu_dec(u, p + 2)
+    d = _mu_dec(u, p + 3)
+    if c < 0 or d < 0:
+        return -1
+    return (1900 if a == 49 else 2000) + 10 * c + d
+
+
+cdef inline int _mu_num(const _MetaU *u, Py_ssize_t p, Py_ssize_t q) noexcept nogil:
+    """Value of the decimals [p, q)."""
+    cdef int v = 0
+    while p < q:
+        v = 10 * v + _mu_dec(u, p)
+        p += 1
+    return v
+
+
+cdef object _meta_mkdate(int y, int m, int d):
+    """ISO 8601 YYYY-MM-DD of a valid day of a plausible year (1995 to next year), else None."""
+    cdef int days
+    if not (1995 <= y <= _meta_max_year) or not (1 <= m <= 12) or d < 1:
+        return None
+    if m == 2:
+        days = 29 if (y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)) else 28
+    elif m == 4 or m == 6 or m == 9 or m == 11:
+        days = 30
+    else:
+        days = 31
+    if d > days:
+        return None
+    return f"{y:04d}-{m:02d}-{d:02d}"
+
+
+cdef int _meta_month(const _MetaU *u, Py_ssize_t p, Py_ssize_t q):
+    """The month named by the letters [p, q) (META_MONTHS, lower case), 0 if none."""
+    cdef Py_UCS4 buf[10]
+    cdef Py_ssize_t k
+    cdef Py_UCS4 c
+    if q - p < 3 or q - p > 10:
+        return 0
+    for k in range(q - p):
+        c = _mu_at(u, p + k)
+        if c == 0x130:          # str.lower() makes two code points of it: in no month name
+            return 0
+        buf[k] = Py_UNICODE_TOLOWER(c)
+    v = META_MONTHS.get(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, q - p))
+    return 0 if v is None else <int>v
+
+
+cdef inline Py_ssize_t _mu_exact(const _MetaU *u, Py_ssize_t p) noexcept nogil:
+    """\\d{1,2} at p not followed by a decimal: its end, or -1."""
+    cdef Py_ssize_t q = _mu_run(u, p, 0)
+    return q if 1 <= q - p <= 2 else -1
+
+
+cdef inline bint _mu_suffix(const _MetaU *u, Py_ssize_t q) noexcept nogil:
+    """st, nd, rd or th at q (lower case)."""
+    cdef Py_UCS4 a = _mu_at(u, q), b = _mu_at(u, q + 1)
+    return (a == 115 and b == 116) or (a == 110 and b == 100) or (a == 114 and b == 100) or (a == 116 and b == 104)
+
+
+cdef inline bint _mu_sep(Py_UCS4 c) noexcept nogil:
+    """[-/.]"""
+    return c == 45 or c == 47 or c == 46
+
+
+cdef bint _meta_ci_find(const _MetaU *u, const char *lit) noexcept nogil:
+    """A lower-case ASCII word in the text, ASCII case ignored (as `lit in text.lower()`: no
+    other code point lower-cases to these letters)."""
+    cdef Py_ssize_t i, k, m = strlen(lit)
+    cdef Py_UCS4 c
+    for i in range(u.n - m + 1):
+        for k in range(m):
+            c = _mu_at(u, i + k)
+            if 65 <= c <= 90:
+                c = <Py_UCS4>(<uint32_t>c + 32)
+            if c != <Py_UCS4><unsigned char>lit[k]:
+                break
+        else:
+            return True
+    return False
+
+
+cdef bint _meta_has_cp(const _MetaU *u, Py_UCS4 a, Py_UCS4 b) noexcept nogil:
+    """The code point `a` (followed by `b` unless b is 0) in the text."""
+    cdef Py_ssize_t i
+    for i in range(u.n):
+        if _mu_at(u, i) == a and (b == 0 or _mu_at(u, i + 1) == b):
+            return True
+    return False
+
+
+cdef bint _meta_relative(str s):
+    """A relative date ("3 days ago", "yesterday", 昨天): a substring test first, the pattern
+    only where one of its words is."""
+    cdef _MetaU u
+    u.kind = PyUnicode_KIND(s)
+    u.data = PyUnicode_DATA(s)
+    u.n = len(s)
+    if _meta_ci_find(&u, b"ago") or _meta_ci_find(&u, b"yesterday") or _meta_ci_find(&u, b"today") \
+            or _meta_has_cp(&u, 0x524D, 0) or _meta_has_cp(&u, 0x6628, 0x5929) or _meta_has_cp(&u, 0x4ECA, 0x5929):
+        return _META_RE_RELATIVE.search(s) is not None
+    return False
+
+
+cdef bint _meta_year_in(str s):
+    """(?:19|20)\\d\\d somewhere in `s` (every date meta_parse_date reads has one)."""
+    cdef _MetaU u
+    cdef Py_ssize_t p
+    if s is None:
+        return False
+    u.kind = PyUnicode_KIND(s)
+    u.data = PyUnicode_DATA(s)
+    u.n = len(s)
+    for p in range(u.n - 3):
+        if _mu_year(&u, p) >= 0:
+            return True
+    return False
+
+
+cpdef bint meta_relative(str s):
+    """A relative date ("3 days ago", "yesterday", "today", 3天前, 昨天, 今天) in `s`."""
+    return _meta_relative(s)
+
+
+cpdef object meta_parse_date(s, dayfirst=None):
+    """A date in `s` as ISO 8601 ``YYYY-MM-DD``, or None.
+
+    Reads ISO 8601 and its slash/dot variants, "September 4, 2025", "4 Sept. 2025", "2023 Jan 7"
+    (English and the main European month names), Chinese/Japanese 2025年9月4日,
+    numeric D/M/Y or M/D/Y (unambiguous when a part exceeds 12; else month first
+    unless `dayfirst`) and compact 20250904, tried in this order, the leftmost match of the
+    first form found deciding. Relative dates ("3 days ago") and implausible years (before 1995
+    or after next year) give None. The first 400 characters are read."""
+    if not s:
+        return None
+    cdef str t = s
+    if len(t) > 400:
+        t = t[:400]
+    cdef _MetaU u
+    u.kind = PyUnicode_KIND(t)
+    u.data = PyUnicode_DATA(t)
+    u.n = len(t)
+    cdef Py_ssize_t p, q, r, w0, w1
+    cdef int y, a, b, mo
+    cdef bint any_month = False
+    if not _meta_year_in(t):            # every form has a four-digit year: most texts stop here
+        return None
+    # ISO: (?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)
+    for p in range(u.n):
+        if _mu_dec(&u, p - 1) >= 0 if p > 0 else False:
+            continue
+        y = _mu_year(&u, p)
+        if y < 0 or not _mu_sep(_mu_at(&u, p + 4)):
+            continue
+        q = _mu_exact(&u, p + 5)
+        if q < 0 or not _mu_sep(_mu_at(&u, q)):
+            continue
+        r = _mu_exact(&u, q + 1)
+        if r < 0:
+            continue
+        return _meta_mkdate(y, _mu_num(&u, p + 5, q), _mu_num(&u, q + 1, r))
+    # CJK: ((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]
+    for p in range(u.n):
+        y = _mu_year(&u, p)
+        if y < 0:
+            continue
+        q = _mu_run(&u, p + 4, 1)
+        if _mu_at(&u, q) != 0x5E74:
+            continue
+        w0 = _mu_run(&u, q + 1, 1)
+        w1 = _mu_exact(&u, w0)
+        if w1 < 0:
+            continue
+        q = _mu_run(&u, w1, 1)
+        if _mu_at(&u, q) != 0x6708:
+            continue
+        q = _mu_run(&u, q + 1, 1)
+        r = _mu_exact(&u, q)
+        if r < 0:
+            continue
+        b = _mu_at(&u, _mu_run(&u, r, 1))
+        if b != 0x65E5 and b != 0x53F7:
+            continue
+        return _meta_mkdate(y, _mu_num(&u, w0, w1), _mu_num(&u, q, r))
+    # month names: the costly forms, tried only when a word of three letters or more is one
+    p = 0
+    while p < u.n:
+        if _mu_letter(_mu_at(&u, p)):
+            q = _mu_run(&u, p, 2)
+            if q - p >= 3 and _meta_month(&u, p, q):
+                any_month = True
+                break
+            p = q
+        else:
+            p += 1
+    if any_month:
+        # M D Y: (?<![^\W\d_])(word)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)
+        for p in range(u.n):
+            if not _mu_letter(_mu_at(&u, p)) or (p > 0 and _mu_letter(_mu_at(&u, p - 1))):
+                continue
+            w1 = _mu_run(&u, p, 2)
+            if not 3 <= w1 - p <= 10:
+                continue
+            q = w1 + 1 if _mu_at(&u, w1) == 46 else w1
+            r = _mu_run(&u, q, 1)
+            if r == q:
+                continue
+            q = _mu_exact(&u, r)
+            if q < 0:
+                continue
+            a = _mu_num(&u, r, q)
+            if _mu_suffix(&u, q):
+                q += 2
+            if _mu_at(&u, q) == 44:
+                q += 1
+            r = _mu_run(&u, q, 1)
+            if r == q:
+                continue
+            y = _mu_year(&u, r)
+            if y < 0 or _mu_dec(&u, r + 4) >= 0:
+                continue
+            mo = _meta_month(&u, p, w1)
+            if mo:
+                return _meta_mkdate(y, mo, a)
+        # D M Y: (?<!\d)(\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?(word)\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)
+        for p in range(u.n):
+            if p > 0 and _mu_dec(&u, p - 1) >= 0:
+                continue
+            q = _mu_exact(&u, p)
+            if q < 0:
+                continue
+            a = _mu_num(&u, p, q)
+            if _mu_suffix(&u, q):
+                q += 2
+            elif _mu_at(&u, q) == 46:
+                q += 1
+            r = _mu_run(&u, q, 1)
+            if r == q:
+                continue
+            if _mu_at(&u, r) == 100 and _mu_at(&u, r + 1) == 101 and _mu_space(_mu_at(&u, r + 2)):
+                r = _mu_run(&u, r + 2, 1)
+            w0 = r
+            w1 = _mu_run(&u, w0, 2)
+            if not 3 <= w1 - w0 <= 10:
+                continue
+            q = w1
+            if _mu_at(&u, q) == 46:
+                q += 1
+            if _mu_at(&u, q) == 44:
+                q += 1
+            r = _mu_run(&u, q, 1)
+            if r == q:
+                continue
+            if _mu_at(&u, r) == 100 and _mu_at(&u, r + 1) == 101 and _mu_space(_mu_at(&u, r + 2)):
+                r = _mu_run(&u, r + 2, 1)
+            y = _mu_year(&u, r)
+            if y < 0 or _mu_dec(&u, r + 4) >= 0:
+                continue
+            mo = _meta_month(&u, w0, w1)
+            if mo:
+                return _meta_mkdate(y, mo, a)
+        # Y M D: (?<!\d)((?:19|20)\d\d),?\s+(word)\.?\s+(\d{1,2})(?!\d)
+        for p in range(u.n):
+            if p > 0 and _mu_dec(&u, p - 1) >= 0:
+                continue
+            y = _mu_year(&u, p)
+            if y < 0:
+                continue
+            q = p + 4
+            if _mu_at(&u, q) == 44:
+                q += 1
+            w0 = _mu_run(&u, q, 1)
+            if w0 == q:
+                continue
+            w1 = _mu_run(&u, w0, 2)
+            if not 3 <= w1 - w0 <= 10:
+                continue
+            q = w1 + 1 if _mu_at(&u, w1) == 46 else w1
+            r = _mu_run(&u, q, 1)
+            if r == q:
+                continue
+            q = _mu_exact(&u, r)
+            if q < 0:
+                continue
+            mo = _meta_month(&u, w0, w1)
+            if mo:
+                return _meta_mkdate(y, mo, _mu_num(&u, r, q))
+    # numeric: (?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-]((?:19|20)\d\d)(?![\d/.-])
+    for p in range(u.n):
+        if p > 0 and (_mu_dec(&u, p - 1) >= 0 or _mu_sep(_mu_at(&u, p - 1))):
+            continue
+        q = _mu_exact(&u, p)
+        if q < 0 or not _mu_sep(_mu_at(&u, q)):
+            continue
+        r = _mu_exact(&u, q + 1)
+        if r < 0 or not _mu_sep(_mu_at(&u, r)):
+            continue
+        y = _mu_year(&u, r + 1)
+        if y < 0 or _mu_dec(&u, r + 5) >= 0 or _mu_sep(_mu_at(&u, r + 5)):
+            continue
+        a = _mu_num(&u, p, q)
+        b = _mu_num(&u, q + 1, r)
+        if a > 12 or (dayfirst and b <= 12):
+            return _meta_mkdate(y, b, a)
+        return _meta_mkdate(y, a, b)
+    if _meta_relative(t):
+        return None
+    # compact: (?<!\d)((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?!\d)
+    for p in range(u.n):
+        if p > 0 and _mu_dec(&u, p - 1) >= 0:
+            continue
+        y = _mu_year(&u, p)
+        if y < 0:
+            continue
+        a = <int>_mu_at(&u, p + 4)
+        b = <int>_mu_at(&u, p + 5)
+        if a == 48 and 49 <= b <= 57:
+            mo = b - 48
+        elif a == 49 and 48 <= b <= 50:
+            mo = 10 + b - 48
+        else:
+            continue
+        a = <int>_mu_at(&u, p + 6)
+        b = <int>_mu_at(&u, p + 7)
+        if a == 48 and 49 <= b <= 57:
+            b = b - 48
+        elif (a == 49 or a == 50) and _mu_dec(&u, p + 7) >= 0:
+            b = 10 * (a - 48) + _mu_dec(&u, p + 7)
+        elif a == 51 and (b == 48 or b == 49):
+            b = 30 + b - 48
+        else:
+            continue
+        if _mu_dec(&u, p + 8) >= 0:
+            continue
+        return _meta_mkdate(y, mo, b)
+    return None
+
+
+cpdef str meta_clean(s):
+    """`s` with its character references decoded and its whitespace collapsed to single
+    spaces, stripped (" ".join(html.unescape(s).split())); "" when `s` is not a str."""
+    if not isinstance(s, str):
+        return ""
+    cdef str t = s
+    if "&" in t:
+        t = _meta_unescape(t)
+    cdef _MetaU u
+    u.kind = PyUnicode_KIND(t)
+    u.data = PyUnicode_DATA(t)
+    u.n = len(t)
+    cdef Py_ssize_t i, o = 0
+    cdef Py_UCS4 c
+    cdef bint pending = False, same = True
+    for i in range(u.n):            # already collapsed: no run, no tab or newline, no edge space
+        c = _mu_at(&u, i)
+        if _mu_space(c) and (c != 32 or i == 0 or i == u.n - 1 or _mu_space(_mu_at(&u, i + 1))):
+            same = False
+            break
+    if same:
+        return t
+    cdef Py_UCS4 *buf = <Py_UCS4 *>malloc((u.n + 1) * sizeof(Py_UCS4))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for i in range(u.n):
+            c = _mu_at(&u, i)
+            if _mu_space(c):
+                pending = o > 0
+                continue
+            if pending:
+                buf[o] = 32
+                o += 1
+                pending = False
+            buf[o] = c
+            o += 1
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, o)
+    finally:
+        free(buf)
+
+
+cpdef str meta_key(str s):
+    """A comparison key: `s` case-folded, without punctuation, spaces and "_" (re.sub(r"[\\W_]+",
+    "", s.casefold())); ASCII in C, other text through str.casefold."""
+    if not s.isascii():
+        return _META_NONWORD.sub("", s.casefold())
+    cdef bytes b = s.encode("ascii")
+    cdef const unsigned char *p = b
+    cdef Py_ssize_t i, o = 0, n = len(b)
+    cdef unsigned char c
+    cdef unsigned char *buf = <unsigned char *>malloc(n + 1)
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            c = p[i]
+            if 65 <= c <= 90:
+                buf[o] = c + 32
+                o += 1
+            elif (97 <= c <= 122) or (48 <= c <= 57):
+                buf[o] = c
+                o += 1
+        return buf[:o].decode("ascii")
+    finally:
+        free(buf)
+
+
+cdef inline int _meta_sep_len(const _MetaU *u, Py_ssize_t j) noexcept nogil:
+    """A title separator at j followed by whitespace: its length (1, or 2 for "::"), else 0.
+    Separators: | - – — · • :: » / :"""
+    cdef Py_UCS4 c = _mu_at(u, j)
+    if c == 58:
+        if _mu_at(u, j + 1) == 58 and _mu_space(_mu_at(u, j + 2)):
+            return 2
+        return 1 if _mu_space(_mu_at(u, j + 1)) else 0
+    if c == 124 or c == 45 or c == 0x2013 or c == 0x2014 or c == 0xB7 or c == 0x2022 or c == 0xBB or c == 47:
+        return 1 if _mu_space(_mu_at(u, j + 1)) else 0
+    return 0
+
+
+cpdef list meta_title_split(str s):
+    """The parts of a title between its separators, a separator being one of | - – — · • :: »
+    / : with whitespace on both sides (re.split(r"\\s+(?:\\||-|–|—|·|•|::|»|/|:)\\s+", s))."""
+    cdef _MetaU u
+    u.kind = PyUnicode_KIND(s)
+    u.data = PyUnicode_DATA(s)
+    u.n = len(s)
+    cdef Py_ssize_t i = 0, j, k, last = 0
+    cdef int m
+    parts = []
+    while i < u.n:
+        if _mu_space(_mu_at(&u, i)):
+            j = _mu_run(&u, i, 1)
+            m = _meta_sep_len(&u, j)
+            if m:
+                k = _mu_run(&u, j + m, 1)
+                parts.append(s[last:i])
+                last = k
+                i = k
+                continue
+            i = j
+        else:
+            i += 1
+    parts.append(s[last:])
+    return parts
+
+
+# ---------------------------------------------------------------- the resolver
+#
+# fastx.metadata.extract_metadata: the evidence of meta_scan resolved field by field, sources in
+# the order of trust of the metadata extractors of the field (trafilatura's metadata.py, Barbaresi
+# 2021, ACL demo "Trafilatura: A Web Scraping Library and Command-Line Tool for Text Discovery and
+# Extraction"; htmldate's "extensive/fast" cascade, Barbaresi 2020, JOSS 5(51) 2439): JSON-LD
+# (schema.org) > Open Graph / Twitter cards > <meta> names (DC.*, article:*, parsely-*, sailthru.*)
+# > microdata itemprop > <time datetime> > visible bylines and datelines > dates in the URL path.
+# Compiled with the rest of the core (Python's indexing kept: the wraparound/boundscheck
+# directives of each function).
+
+cimport cython
+import functools as _meta_functools
+import json as _meta_json
+from urllib.parse import urljoin as _meta_urljoin, urlsplit as _meta_urlsplit
+
+# a month is any word here, checked against META_MONTHS afterwards (an alternation of the hundred
+# month names costs a hundred tries at every position)
+_META_WORD_RE = r"[^\W\d_]{3,10}"
+_META_RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
+_META_RE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+)")
+
+
+def _meta_host(url):
+    """The host of an absolute URL, lower-cased (a regex: urlsplit costs ten times more)."""
+    m = _META_RE_HOST.match(url) if url else None
+    return m[1].lower() if m else None
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def meta_url_date(url):
+    """A publication date in a URL path (/2025/09/04/, /2025-09-04-, /20250904/); None if absent."""
+    if not url:
+        return None
+    path = _meta_urlsplit(url).path
+    m = _META_RE_URL_DATE.search(path)
+    if m and m[3]:
+        return meta_parse_date(f"{m[1]}-{m[2]}-{m[3]}")
+    return None
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+@_meta_functools.lru_cache(maxsize=256)
+def _meta_site_keys(sitename, host):
+    """Keys naming the site: og:site_name, the host's name ("example" of www.example.co.uk)."""
+    keys = set()
+    if sitename:
+        keys.add(meta_key(sitename))
+    if host:
+        h = host.lower().removeprefix("www.").split(".")
+        keys.add(meta_key(h[0]))
+        if len(h) > 2:
+            keys.add(meta_key(h[-2]))
+        keys.add(meta_key(".".join(h)))
+    keys.discard("")
+    return frozenset(keys)
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def meta_strip_site_suffix(title, sitename = None, host = None,
+                      names = frozenset()):
+    """<title> without the site name: " | Site", " - Site", " — Site", "Site | ..." .
+
+    A part is dropped when it names the site (og:site_name, the host or one of `names`
+    (keys: casefold, punctuation removed), spacing and case ignored, or a name of three or more
+    words whose initials are the host's name: "Occupational Safety and Health Administration"
+    on osha.gov); from the end, so
+    " - Section | Site" loses both when both are known); otherwise a short last part (at
+    most 4 words, the rest longer) is taken for the site name."""
+    title = meta_clean(title)
+    parts = meta_title_split(title)
+    if len(parts) < 2:
+        return title
+    while names and len(parts) > 1 and meta_key(parts[-1]) in names:
+        title = _meta_strip_trailing_sep(title[:title.rfind(parts[-1])])
+        parts = parts[:-1]
+    if len(parts) < 2:
+        return title
+    keys = _meta_site_keys(sitename, host) | names if names else _meta_site_keys(sitename, host)
+
+    def is_site(p):
+        k = meta_key(p)
+        if host and _meta_initials(p) in keys:       # "Occupational Safety and Health Administration" on osha.gov
+            return True
+        return bool(k) and any(k == s or (len(s) >= 4 and (s in k and len(k) <= len(s) + 12)) for s in keys)
+
+    if is_site(parts[-1]):
+        rest = title[:title.rfind(parts[-1])]
+        return _meta_strip_trailing_sep(rest)
+    if is_site(parts[0]):
+        return meta_clean(title[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
+    last = parts[-1]
+    if len(last.split()) <= 4 and len(title) - len(last) > len(last) and len(parts[0].split()) >= 3:
+        return _meta_strip_trailing_sep(title[:title.rfind(last)])
+    return title
+
+
+_META_MINOR_WORDS = frozenset(("of", "and", "the", "for", "in", "on", "at", "to", "&", "de", "du", "des", "la", "le", "für", "und"))
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_initials(p):
+    """The initials of a name's words, minor words skipped ("Occupational Safety and Health
+    Administration" -> "osha"); "" for fewer than three words."""
+    w = [x for x in p.split() if x.casefold() not in _META_MINOR_WORDS]
+    return "".join(x[0] for x in w).casefold() if len(w) >= 3 else ""
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_strip_trailing_sep(s):
+    return _META_TRAILING_SEP.sub("", s).strip()
+
+
+_META_TRAILING_SEP = re.compile(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$")
+
+
+
+
+# ---------------------------------------------------------------- JSON-LD
+
+_META_ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
+                  "opinionnewsarticle", "scholarlyarticle", "techarticle", "report", "socialmediaposting",
+                  "discussionforumposting", "liveblogposting", "backgroundnewsarticle", "review",
+                  "medicalwebpage", "howto", "recipe", "qapage", "question", "product", "event",
+                  "videoobject", "podcastepisode", "course", "jobposting", "creativework", "book",
+                  "webpage", "aboutpage", "faqpage", "collectionpage", "itempage", "profilepage",
+                  "searchresultspage", "contactpage", "realestatelisting"}
+_META_PAGE_TYPES = {"webpage", "aboutpage", "faqpage", "collectionpage", "itempage", "profilepage",
+               "searchresultspage", "contactpage", "medicalwebpage", "qapage", "checkoutpage"}
+_META_ORG_TYPES = {"organization", "newsmediaorganization", "corporation", "localbusiness", "website",
+              "educationalorganization", "governmentorganization", "ngo", "onlinestore", "store"}
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_types(o):
+    t = o.get("@type")
+    if isinstance(t, str):
+        return [t.rsplit("/", 1)[-1].lower()]
+    if isinstance(t, list):
+        return [x.rsplit("/", 1)[-1].lower() for x in t if isinstance(x, str)]
+    return []
+
+
+_META_JSON_LINE_COMMENT = re.compile(r"^\s*//.*$", re.M)
+_META_JSON_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+# one decoder for every script: json.loads(t, strict=False) builds a JSONDecoder per call
+_META_JSON_DECODER = _meta_json.JSONDecoder(strict=False)
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_json_loads(t):
+    """json.loads(t, strict=False) (raw control characters allowed in strings)."""
+    if t.startswith("\ufeff"):
+        raise ValueError("Unexpected UTF-8 BOM")          # as json.loads
+    return _META_JSON_DECODER.decode(t)
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_ld_objects(texts):
+    """Every JSON object of the page's JSON-LD scripts, @graph and arrays flattened (iterative).
+    Malformed JSON is tolerated: comments, trailing commas and raw control characters are repaired
+    first; a script that still does not parse is skipped."""
+    out = []
+    for t in texts:
+        t = t.strip()
+        if not t:
+            continue
+        if t.startswith("<!--"):
+            t = t[4:]
+        if t.endswith("-->"):
+            t = t[:-3]
+        try:
+            data = _meta_json_loads(t)
+        except RecursionError:      # nested past Python's limit: not metadata
+            continue
+        except ValueError:
+            fixed = _META_JSON_TRAILING_COMMA.sub(r"\1", _META_JSON_LINE_COMMENT.sub("", t))
+            try:
+                data = _meta_json_loads(fixed)
+            except (ValueError, RecursionError):
+                continue
+        stack = [data]
+        seen = 0
+        while stack and seen < 2000:
+            x = stack.pop()
+            seen += 1
+            if isinstance(x, list):
+                stack.extend(reversed(x))
+            elif isinstance(x, dict):
+                out.append(x)
+                g = x.get("@graph")
+                if isinstance(g, (list, dict)):
+                    stack.append(g)
+                me = x.get("mainEntity")
+                if isinstance(me, dict):
+                    stack.append(me)
+    return out
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_ld_names(v, persons_only = False):
+    """Names in a JSON-LD author/creator value: a string, a {name} object (Person), a list."""
+    out = []
+    items = v if isinstance(v, list) else [v]
+    for it in items[:20]:
+        if isinstance(it, str):
+            out.append(it)
+        elif isinstance(it, dict):
+            if persons_only and any(t in _META_ORG_TYPES for t in _meta_types(it)):
+                continue
+            n = it.get("name")
+            if isinstance(n, list):
+                n = n[0] if n and isinstance(n[0], str) else None
+            if isinstance(n, dict):
+                n = n.get("@value")
+            if isinstance(n, str):
+                out.append(n)
+            elif isinstance(it.get("givenName"), str):
+                out.append(f"{it.get('givenName')} {it.get('familyName') or ''}")
+    return out
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_ld_str(v):
+    if isinstance(v, list):
+        v = next((x for x in v if isinstance(x, (str, dict))), None)
+    if isinstance(v, dict):
+        v = v.get("url") or v.get("@id") or v.get("name") or v.get("@value")
+    return meta_clean(v) if isinstance(v, str) else ""
+
+
+# ---------------------------------------------------------------- authors
+
+_META_BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|reporting|published)\s+)?by\s*[:\-]?\s+",
+                 re.I)
+_META_NAME_SPLIT = re.compile(r"[;&+,、，/|⋅•]|\b(?:and|AND|And|und|et|y)\b")     # parts are stripped
+_META_NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
+                       r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
+_META_HAS_DIGIT = re.compile(r"\d")
+_META_STAMP_TAIL = re.compile(r"\s*(?:[|•·,–—-]\s*)?\b(?:posted|published|updated|last updated)\b.*$", re.I)
+_META_TAIL_START = re.compile(rf"(?:[|•·,–—-]\s*)?\b(?:(?:posted|published|updated|last updated|on)\b|"
+                         rf"({_META_WORD_RE})\.?\s+\d|\d{{1,2}}\s+({_META_WORD_RE})\b|\d{{1,4}}[/.-]\d)")     # on lower case
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_cut_date_tail(s):
+    """`s` up to the date that ends it: "Jane Doe, March 3, 2025" -> "Jane Doe" (the leftmost
+    start of "posted/on ...", a month name and a number, or a numeric date)."""
+    low = s.lower()
+    if len(low) != len(s):
+        return s
+    pos = 0
+    while True:
+        m = _META_TAIL_START.search(low, pos)
+        if m is None:
+            return s
+        w = m[1] or m[2]
+        if w is None or w in META_MONTHS:
+            return s[:m.start()].rstrip()
+        pos = m.start() + 1
+_META_CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
+               "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_split_names(s):
+    """Author names in a byline value: "By A, B and C" -> [A, B, C]; job titles, dates, URLs and
+    role words rejected; credentials ("MS, RD") kept with the preceding name."""
+    s = meta_clean(s)
+    if not s:
+        return []
+    s = _META_BY.sub("", s)
+    if _META_HAS_DIGIT.search(s):
+        s = _meta_cut_date_tail(s)              # "Jane Doe, March 3, 2025" (dates have digits)
+    else:
+        s = _META_STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
+    s = _META_AUTHOR_LABEL.sub("", s)
+    names = []
+    for p in _META_NAME_SPLIT.split(s):
+        p = p.strip(" .:-–—|\"'()[]")
+        if not p:
+            continue
+        if names and meta_key(p) in _META_CREDENTIAL:
+            names[-1] = f"{names[-1]}, {p}"
+            continue
+        if _META_NOT_NAME.search(p) or len(p) > 60 or len(p.split()) > 5:
+            continue
+        if not any(c.isalpha() for c in p):
+            continue
+        names.append(p)
+    return names
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_join_names(names):
+    seen, out = set(), []
+    for n in names:
+        k = meta_key(n)
+        if k and k not in seen and k not in _META_ZH_NOT_NAME:
+            seen.add(k)
+            out.append(n)
+    return "; ".join(out[:8]) if out else None
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_name_like(s):
+    """A byline's text is a person's name: 1-4 words, each starting upper-case (or CJK)."""
+    w = s.split()
+    if not (1 <= len(w) <= 5):
+        return False
+    caps = sum(1 for x in w if x[:1].isupper() or "\u4e00" <= x[:1] <= "\u9fff")
+    return caps >= max(1, len(w) - 1)
+
+
+# Chinese bylines and datelines
+_META_ZH_NAME = r"(?:[\u4e00-\u9fff·]{2,4}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9fff\w])"
+# "作者：张三", "记者 张三 李四", "（记者 张三）", "文/张三", "撰文|张三"; editors (责任编辑) are not authors
+_META_ZH_AUTHOR = re.compile(rf"(?:(?:作者|記者|记者|撰文|撰稿|采写)\s*[:：]\s*|(?:作者|记者|記者)\s+|[（(]\s*(?:记者|記者)\s*|"
+                        rf"(?:^|(?<=[\s(（【\[|丨]))文\s*[/／|丨]\s*)({_META_ZH_NAME}(?:[\s、，,]+{_META_ZH_NAME}){{0,3}})")
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_zh_author(t):
+    """_ZH_AUTHOR's match in `t`, or None: every form holds 者, 撰, 采 or 文, so a text without
+    them is not searched (the pattern costs tens of microseconds on a line of Latin text)."""
+    if "者" in t or "文" in t or "撰" in t or "采" in t:
+        return _META_ZH_AUTHOR.search(t)
+    return None
+
+
+_META_CJK = re.compile(r"[\u4e00-\u9fff]")
+_META_ZH_NOT_NAME = {"未知", "佚名", "匿名", "不详", "网友", "原标题", "本站", "小编", "admin", "name", "author", "unknown",
+                "责任编辑", "編輯", "编辑", "记者", "通讯员", "全部", "整合", "综合", "原创", "本站原创", "转载",
+                "来源", "出处", "报道", "摄影", "图片", "视频", "网络整理", "网络", "阅读", "互联网"}
+_META_ZH_SOURCE = re.compile(r"(?:来源|來源|出处|稿源)\s*[:：]\s*([^\s:：|丨]{2,20})")
+_META_ZH_DATE = re.compile(r"(?:发布时间|發布時間|发表时间|时间|日期|发布日期|发布于|發表於)\s*[:：]?\s*([0-9年月日\-/.\s:]{8,30})")
+
+
+# ---------------------------------------------------------------- resolver
+
+_META_DATE_META = ("article:published_time", "og:published_time", "og:article:published_time",
+              "datepublished", "published_time", "publishdate", "publish-date", "publish_date",
+              "pubdate", "publication_date", "date", "dc.date", "dc.date.issued", "dc.date.created",
+              "dcterms.date", "dcterms.issued", "dcterms.created", "citation_publication_date",
+              "citation_date", "sailthru.date", "parsely-pub-date", "article.published",
+              "article_date_original", "original-publish-date", "cxenseparse:recs:publishtime",
+              "og:updated_time_published", "displaydate", "release_date", "created", "datecreated",
+              "article:published", "bt:pubdate", "analyticsattributes.articledate")
+_META_MOD_META = ("article:modified_time", "og:updated_time", "datemodified", "modified_time", "dc.date.modified",
+             "dcterms.modified", "last-modified", "lastmod", "article:modified", "dateupdated", "updated",
+             "dateupdate")
+_META_AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
+                "dcterms.creator", "citation_author", "byl", "og:article:author", "book:author",
+                "cxenseparse:author", "article.author", "authors", "creator", "twitter:data1")
+_META_SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site",
+              "al:ios:app_name", "publisher", "dc.publisher")
+_META_TAG_META = ("article:tag", "keywords", "news_keywords", "parsely-tags", "sailthru.tags", "og:article:tag",
+             "book:tag", "video:tag")
+_META_CAT_META = ("article:section", "parsely-section", "og:article:section", "category", "section",
+             "dc.subject", "sailthru.section")
+
+# <meta> name -> [(field group, rank)]: a page's <meta> names are sorted into the groups above in
+# one pass over them (a page has ~20; the groups list ~80 names)
+_META_META_GROUPS = {}
+for _meta_g, _meta_names in (("date", _META_DATE_META), ("mod", _META_MOD_META), ("author", _META_AUTHOR_META), ("site", _META_SITE_META),
+                   ("tag", _META_TAG_META), ("cat", _META_CAT_META)):
+    for _meta_i, _meta_k in enumerate(_meta_names):
+        _META_META_GROUPS.setdefault(_meta_k, []).append((_meta_g, _meta_i))
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_meta_groups(metas):
+    """The page's <meta> names of each field group, in the group's order of trust."""
+    found = {}
+    for k in metas:
+        for g, i in _META_META_GROUPS.get(k, ()):
+            found.setdefault(g, []).append((i, k))
+    return {g: [k for _, k in sorted(v)] for g, v in found.items()}
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def meta_resolve(doc, url, cls):
+    """Metadata of a parsed page (a :class:`fastx.Doc`), filled into a new `cls()` (fastx.metadata.Metadata:
+    extract_metadata); `url` defaults to ``doc.url``."""
+    url = url or doc.url
+    metas, meta_multi, recs = meta_scan(doc)
+    md = cls()
+    src = md.source
+    ld_texts = []
+    items = {}
+    times = []
+    h1s = []
+    hints = []                  # the hints up to _META_NEAR past the h1; all_hints() has the rest
+    hints_later = None
+    texts = []
+    years = []
+    item_author = {}
+    canonical = base = lang = None
+    link_author = None
+    for kind, key, val, order in recs:
+        if kind == 2:
+            ld_texts.append(val)
+        elif kind == 4:
+            k = key.strip().lower()
+            items.setdefault(k, []).append((val, order))           # raw: cleaned where used
+            if k == "author" and "author" not in item_author:
+                item_author["author"] = val
+        elif kind == 1:
+            k = key.lower()
+            if "canonical" in k and canonical is None:
+                canonical = val.strip()
+            elif "author" in k and link_author is None and not val.startswith(("http", "/", "mailto")):
+                link_author = val
+        elif kind == 5:
+            times.append((key, val, order))
+        elif kind == 6:
+            t = meta_clean(val)
+            if t:
+                h1s.append((t, order))
+        elif kind == 7:
+            hints.append((key, val, order))
+        elif kind == 8:
+            texts.append((key, val, order))
+        elif kind == 3:
+            lang = val.strip()
+        elif kind == 9:
+            base = val.strip()
+        elif kind == 10:
+            years.append((val, order))
+        elif kind == 11:
+            hints_later = order
+
+    def all_hints():
+        """The hints of the whole window: those past _META_NEAR elements after the h1 read now."""
+        nonlocal hints_later
+        if hints_later is not None:
+            for _, key, val, order in meta_scan_hints(doc, hints_later):
+                hints.append((key, val, order))
+            hints_later = None
+        return hints
+
+    ld = _meta_ld_objects(ld_texts) if ld_texts else []
+    # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
+    main = None
+    page_obj = None
+    for o in ld:
+        ts = _meta_types(o)
+        if main is None and any(t in _META_ARTICLE_TYPES and t not in _META_PAGE_TYPES for t in ts):
+            main = o
+        if page_obj is None and any(t in _META_PAGE_TYPES for t in ts):
+            page_obj = o
+    host = _meta_host(url) or _meta_host(canonical)
+
+    def set_(name, value, source):
+        cur = getattr(md, name)
+        if value and (cur is None or (type(cur) is list and not cur)):       # unset: None or []
+            setattr(md, name, value)
+            src[name] = source
+            return True
+        return False
+
+    # ---- site name (needed to strip the title's suffix)
+    for o in ld:
+        if "website" in _meta_types(o) and isinstance(o.get("name"), str):
+            set_("sitename", meta_clean(o["name"]), "json-ld")
+            break
+    if md.sitename is None and main is not None:
+        pub = main.get("publisher")
+        if isinstance(pub, list):
+            pub = pub[0] if pub else None
+        if isinstance(pub, dict) and isinstance(pub.get("name"), str):
+            set_("sitename", meta_clean(pub["name"]), "json-ld")
+    groups = _meta_meta_groups(metas)
+    for k in groups.get("site", ()):
+        v = metas[k]
+        if v and not v.startswith("http") and not (k == "twitter:site" and md.sitename):
+            if set_("sitename", meta_clean(v.lstrip("@")), "opengraph" if k.startswith("og:") else "meta"):
+                break
+
+    # ---- title
+    raw_title = meta_clean(doc.title)
+    md.title = _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host)
+
+    # ---- author
+    author = None
+    if main is not None:
+        for k in ("author", "creator"):
+            names = []
+            for n in _meta_ld_names(main.get(k), persons_only=True):
+                names.extend(_meta_split_names(n))
+            author = _meta_join_names(names)
+            if author:
+                set_("author", author, "json-ld")
+                break
+    if md.author is None:
+        for k in groups.get("author", ()):
+            vals = meta_multi.get(k) or [metas[k]]
+            if not vals:
+                continue
+            if k == "twitter:data1" and "author" not in metas.get("twitter:label1", "").lower()\
+                    and "written" not in metas.get("twitter:label1", "").lower():
+                continue
+            names = []
+            for x in vals:
+                if x.startswith("http"):
+                    x = _meta_author_from_url(x)
+                names.extend(_meta_split_names(x))
+            if set_("author", _meta_join_names(names), "meta"):
+                break
+    if md.author is None and item_author:      # the first: on forums the original poster
+        set_("author", _meta_join_names(_meta_byline_names(item_author["author"], True)), "microdata")
+    if md.author is None:
+        set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
+
+    # ---- dates: the metadata's published and modified dates, then what the page shows
+    if main is not None:
+        set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished")) or _meta_ld_str(main.get("dateCreated"))
+                                or _meta_ld_str(main.get("uploadDate"))), "json-ld")
+        set_("date_modified", meta_parse_date(_meta_ld_str(main.get("dateModified"))), "json-ld")
+    if md.date is None and page_obj is not None:
+        set_("date", meta_parse_date(_meta_ld_str(page_obj.get("datePublished"))), "json-ld")
+    if md.date is None:
+        for k in groups.get("date", ()):
+            if set_("date", meta_parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
+                break
+    if md.date_modified is None:
+        if page_obj is not None:
+            set_("date_modified", meta_parse_date(_meta_ld_str(page_obj.get("dateModified"))), "json-ld")
+        for k in groups.get("mod", ()):
+            if set_("date_modified", meta_parse_date(metas[k]), "meta"):
+                break
+    if md.date is None:
+        # the first microdata date in page order: the main item's (a forum's question, not the
+        # comment under it that names its date datePublished)
+        for _, v in sorted((o, v) for k in ("datepublished", "datecreated", "pubdate", "date")
+                           for v, o in items.get(k, [])[:3]):
+            if set_("date", meta_parse_date(v), "microdata"):
+                break
+    if md.date_modified is None:
+        for v, _ in items.get("datemodified", [])[:2]:
+            if set_("date_modified", meta_parse_date(v), "microdata"):
+                break
+    if md.date is None or md.date_modified is None:
+        # other <meta> names that say what they hold ("w-published-date", "post:updated_time")
+        for k, v in [(k, v) for k, v in metas.items() if "date" in k or "time" in k or "publish" in k]:
+            if "modif" in k or "updated" in k:
+                set_("date_modified", meta_parse_date(v), "meta")
+            elif "publish" in k or k.endswith((":date", "_date", "-date", ".date"))\
+                    and not any(w in k for w in ("expir", "valid", "event", "start", "end")):
+                set_("date", meta_parse_date(v), "meta")
+    if md.date is None:
+        for k, vs in items.items():
+            if "date" in k and ("publish" in k or "creat" in k):
+                for v, _ in vs[:2]:
+                    if set_("date", meta_parse_date(v), "microdata"):
+                        break
+    if md.date is None:
+        set_("date", *_meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0))
+    else:
+        # the metadata's published date against the page's datelines: a date shown beside the
+        # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
+        # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
+        # first publication (a CMS that migrated or republished the page stamped it anew)
+        h1_order = h1s[0][1] if h1s else 0
+        first = next(_meta_shown_dates(times, hints, texts, years, h1_order, _META_SHOWN_NEAR), None)
+        if first is not None and first[0] < md.date and\
+                (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2 and\
+                all(d != md.date for d, _, _, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order)):
+            md.date, src["date"] = first[0], first[1]
+    if md.date is None:
+        set_("date", meta_url_date(url) or meta_url_date(canonical), "url")
+
+    # ---- language
+    if lang:
+        set_("language", _meta_bcp47(lang), "html")
+    if md.language is None:
+        for k, s in (("og:locale", "opengraph"), ("content-language", "meta"), ("language", "meta"),
+                     ("dc.language", "meta")):
+            if k in metas and set_("language", _meta_bcp47(metas[k].split(",")[0]), s):
+                break
+    if md.language is None and main is not None:
+        set_("language", _meta_bcp47(_meta_ld_str(main.get("inLanguage"))), "json-ld")
+
+    # ---- canonical URL, image, description
+    ref = base or url
+    if canonical:
+        set_("url", _meta_abs(canonical, ref), "link")
+    if md.url is None and "og:url" in metas:
+        set_("url", _meta_abs(metas["og:url"], ref), "opengraph")
+    if md.url is None and main is not None:
+        set_("url", _meta_abs(_meta_ld_str(main.get("url")), ref), "json-ld")
+    for k, s in (("og:image", "opengraph"), ("og:image:url", "opengraph"), ("og:image:secure_url", "opengraph"),
+                 ("twitter:image", "twitter"), ("twitter:image:src", "twitter"), ("thumbnail", "meta")):
+        if k in metas and set_("image", _meta_abs(metas[k], ref), s):
+            break
+    if md.image is None and main is not None:
+        set_("image", _meta_abs(_meta_ld_str(main.get("image")) or _meta_ld_str(main.get("thumbnailUrl")), ref), "json-ld")
+    if md.image is None and "image" in items:
+        set_("image", _meta_abs(items["image"][0][0], ref), "microdata")
+    if doc.description:
+        set_("description", meta_clean(doc.description), "meta")
+    for k, s in (("og:description", "opengraph"), ("twitter:description", "twitter"),
+                 ("dc.description", "meta")):
+        if k in metas and set_("description", meta_clean(metas[k]), s):
+            break
+    if md.description is None and main is not None:
+        set_("description", _meta_ld_str(main.get("description")), "json-ld")
+
+    # ---- tags, categories, type
+    tags = []
+    if main is not None:
+        kw = main.get("keywords")
+        if isinstance(kw, str):
+            tags = [t for t in (x.strip() for x in kw.split(",")) if t]
+        elif isinstance(kw, list):
+            tags = [meta_clean(x) for x in kw if isinstance(x, str) and x.strip()]
+        if set_("tags", _meta_dedupe(tags)[:50], "json-ld"):
+            pass
+    if not md.tags:
+        for k in groups.get("tag", ()):
+            vals = meta_multi.get(k) or [metas[k]]
+            if vals:
+                ts = [t.strip() for x in vals for t in (x.split(",") if len(vals) == 1 else [x]) if t.strip()]
+                if set_("tags", _meta_dedupe(ts)[:50], "opengraph" if k.startswith(("article:", "og:")) else "meta"):
+                    break
+    cats = []
+    if main is not None:
+        sec = main.get("articleSection")
+        if isinstance(sec, str):
+            cats = [meta_clean(sec)]
+        elif isinstance(sec, list):
+            cats = [meta_clean(x) for x in sec if isinstance(x, str)]
+        set_("categories", _meta_dedupe([c for c in cats if c])[:20], "json-ld")
+    if not md.categories:
+        for k in groups.get("cat", ()):
+            vals = meta_multi.get(k) or [metas[k]]
+            if vals and set_("categories", _meta_dedupe([meta_clean(x) for x in vals if x.strip()])[:20],
+                          "opengraph" if k.startswith(("article:", "og:")) else "meta"):
+                break
+    if main is not None:
+        mt = main.get("@type")
+        set_("type", next((t for t in (mt if isinstance(mt, list) else [mt]) if isinstance(t, str)), None), "json-ld")
+    if md.type is None and "og:type" in metas:
+        set_("type", metas["og:type"], "opengraph")
+    if md.type is None and page_obj is not None:
+        set_("type", _meta_ld_str(page_obj.get("@type")), "json-ld")
+    return md
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_dedupe(xs):
+    seen, out = set(), []
+    for x in xs:
+        k = x.casefold()
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_abs(u, ref):
+    if not u:
+        return None
+    u = u.strip()
+    if u.lower().startswith(("javascript:", "data:", "vbscript:")):
+        return None
+    if ref and not u.startswith(("http://", "https://")):
+        try:
+            return _meta_urljoin(ref, u)
+        except ValueError:
+            return u
+    return u
+
+
+_META_BCP47 = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d{3}))?(?:-[A-Za-z0-9]{1,8})*")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_bcp47(s):
+    """A language tag as BCP 47: "en_US" -> "en-US", "EN" -> "en"; junk -> None."""
+    if not s:
+        return None
+    s = s.strip().replace("_", "-")
+    m = _META_BCP47.fullmatch(s)
+    if not m:
+        return None
+    out = m[1].lower()
+    if m[2]:
+        out += "-" + m[2].title()
+    if m[3]:
+        out += "-" + m[3].upper()
+    return out
+
+
+_META_DASHES = re.compile(r"[-_]+")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_author_from_url(u):
+    """Facebook/author-page URLs: the last path segment as a name ("/author/jane-doe/" -> "Jane Doe")."""
+    path = _meta_urlsplit(u).path.rstrip("/")
+    seg = path.rsplit("/", 1)[-1] if "/author" in path or "/authors" in path or "/people" in path else ""
+    seg = _META_DASHES.sub(" ", seg)
+    return seg.title() if seg and not any(c.isdigit() for c in seg) else ""
+
+
+_META_WORDS = re.compile(r"\w+")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_words(s):
+    return set(_META_WORDS.findall(s.casefold()))
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
+    """The page's own headline: the visible main heading when the page's metadata confirms it.
+
+    Candidates from the metadata, most trusted first: JSON-LD headline/name of the main
+    entity, og:title, twitter:title, <meta name=title>, DC.title, microdata headline, and
+    <title>; every one without its site-name part (strip_site_suffix). Then, over the
+    first h1s:
+    - an h1 equal to a candidate (casefold, punctuation ignored) is the title;
+    - an h1 that is the site name (or a part of <title> its separator splits off) is not;
+    - a candidate inside the h1 ("Title" in "Dec 18 2025 Title") is the title;
+    - an h1 that shares at least half the words of the best candidate is the title (editors
+      rewrite the SEO title; the visible headline is the page's own).
+    Else the most trusted candidate."""
+    site = md.sitename
+    cands = []
+    if main is not None:
+        for k in ("headline", "name", "alternativeHeadline"):
+            v = main.get(k)
+            if isinstance(v, str) and meta_clean(v):
+                cands.append((meta_strip_site_suffix(v, site, host), "json-ld"))
+                break
+    seen = set()         # og:title, twitter:title and <title> are often one text: stripped once
+    for k, s in (("og:title", "opengraph"), ("twitter:title", "twitter"), ("title", "meta"),
+                 ("dc.title", "meta"), ("parsely-title", "meta"), ("sailthru.title", "meta")):
+        v = metas.get(k)
+        if v and v not in seen and meta_clean(v):
+            seen.add(v)
+            cands.append((meta_strip_site_suffix(v, site, host), s))
+    if "headline" in items and meta_clean(items["headline"][0][0]):
+        cands.append((meta_clean(items["headline"][0][0]), "microdata"))
+    stripped = meta_strip_site_suffix(raw_title, site, host) if raw_title and raw_title not in seen else ""
+    if stripped:
+        cands.append((stripped, "title"))
+    keys = [meta_key(c) for c, _ in cands]
+    site_keys = {meta_key(site)} if site else set()
+    if raw_title:
+        parts = meta_title_split(raw_title)
+        if len(parts) > 1:
+            site_keys.add(meta_key(parts[-1]))
+    if host:
+        site_keys.add(meta_key(host.removeprefix("www.")))
+    site_keys.discard("")
+    # the leading segments of the candidates (a site or section name follows the separator)
+    seg_keys = set()
+    tail_keys = set()
+    heads = []        # (key, text, source) of each candidate's first segment
+    split_seen = set()
+    for c, s in cands + [(raw_title, "title")]:
+        if not c or c in split_seen:
+            continue
+        split_seen.add(c)
+        ps = meta_title_split(c)
+        seg_keys.update(meta_key(p) for p in ps[:-1])
+        if len(ps) > 1:
+            tail_keys.add(meta_key(ps[-1]))
+            heads.append((meta_key(ps[0]), ps[0], s))
+    seg_keys.discard("")
+    tail_keys.discard("")
+    found_site = set()
+    best = None
+    for h, _ in h1s[:4]:
+        kh = meta_key(h)
+        if len(kh) < 3:
+            continue
+        if kh in keys:
+            md.source["title"] = "h1"
+            return h
+        if kh in site_keys or kh in tail_keys:
+            found_site.add(kh)           # an h1 naming the site ("The Rust Programming Language")
+            continue
+        if kh in seg_keys:          # "Flexbox" of "Flexbox - Learn web development | MDN"
+            md.source["title"] = "h1"
+            return h
+        for (c, s), kc in zip(cands, keys):
+            if len(kc) >= 8 and kc in kh:
+                md.source["title"] = s
+                return c
+        for kc, c, s in heads:        # "News Digital Cameras…" (a badge in the h1) holds "Digital Cameras…"
+            if len(kc) >= 12 and kc in kh:
+                md.source["title"] = s
+                return c
+        if best is None and cands:
+            wc = _meta_words(cands[0][0])
+            wh = _meta_words(h)
+            if wc and len(wc & wh) >= _META_TITLE_OVERLAP * len(wc) and len(wh) >= 2:
+                best = h
+    if best is not None:
+        md.source["title"] = "h1"
+        return best
+    if cands:
+        md.source["title"] = cands[0][1]
+        return meta_strip_site_suffix(cands[0][0], site, host, found_site) if found_site else cands[0][0]
+    if h1s:
+        md.source["title"] = "h1"
+        return h1s[0][0]
+    return None
+
+
+_META_TITLE_OVERLAP = 0.3
+# elements between the headline and a dateline that may overrule the metadata's published date
+# (the scan reads the hints this far past the h1 on every page: _META_NEAR)
+_META_SHOWN_NEAR = _META_NEAR
+
+
+_META_ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder|contributor|contributing|author|"
+                   r"authors|expert|senior|director|manager|ceo|cto|journalist|correspondent|columnist|"
+                   r"moderator|member|joined|topic|head|chief|specialist|analyst|strategist|lead|"
+                   r"marketing|insights|posts?|view|profile|follow|more|about|written|recipe|by|min|read|"
+                   r"updated|published|posted)\b")          # searched in lower case
+_META_AT = re.compile(r"\s+(?:at|from|of|für|de)\s+")
+_META_AUTHOR_LABEL = re.compile(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", re.I)
+
+
+_META_USER_NAME = re.compile(r"[\w.\-]{2,40}")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_trim_role(n):
+    """A name without the job title after it: "Keith Barry Senior Autos Reporter" -> "Keith Barry",
+    "David at Acme" -> "David"; "" when the text starts with a role word."""
+    low = n.lower()
+    m = _META_ROLE.search(low) if len(low) == len(n) else None
+    if m:
+        n = n[:m.start()]
+    n = _META_AT.split(n, maxsplit=1)[0]
+    return n.strip(" ,.-–—|⋅•")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_byline_names(raw, single_words = False):
+    """The names a byline element's text starts with, line by line (each text node of the
+    element is a line): "By" / "and" / "," lines join names, the first line that is not a
+    name (a job title: "Senior Autos Reporter", a date, "Founder at X") ends the byline.
+    `single_words`: one-word names are accepted (forum user names), else a class naming an
+    author must give a name of two words ("Industry" there is a label)."""
+    lines = [x.strip() for x in raw.split("\n")]
+    names = []
+    expect = True
+    for i, line in enumerate(x for x in lines if x):
+        if i > 6:
+            break
+        low = line.lower().strip(" :,.-–—|")
+        if low in ("by", "written by", "posted by", "words by", "and", "&", "", "author", "authors",
+                   "reviewed by", "edited by", "story by"):
+            expect = True
+            continue
+        if not expect:
+            break
+        line = _META_BY.sub("", line)
+        found = [n for n in map(_meta_trim_role, _meta_split_names(line)) if n and not n.startswith((".", "/")) and (
+                 _meta_name_like(n) and (single_words or len(n.split()) >= 2) and len(n) >= 2
+                 and (single_words or not any(c.isdigit() for c in n))
+                 or single_words and _META_USER_NAME.fullmatch(n))]
+        if not found:
+            if names or i > 1:
+                break
+            continue
+        names.extend(found)
+        expect = line.rstrip().endswith((",", " and", "&"))
+    return names
+
+
+# class/id/rel values naming an author's element, and those naming its picture, bio, label or
+# a comment's author instead (searched in the value, case ignored)
+_META_AUTHOR_HINT = re.compile(r"author|byline|writer|user-?name", re.I)
+_META_NOT_AUTHOR_HINT = re.compile(r"avatar|bio|image|img|photo|desc|social|title|label|box|comment|reply|quote", re.I)
+
+
+# the visible candidates tried, nearest the headline first: a byline or dateline further away
+# than the 30 nearest is another item's (comments, related posts)
+_META_VISIBLE_TRIES = 30
+
+
+_META_ZH_NAME_SEP = re.compile(r"[\s、，,]+")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_zh_names(m):
+    return [n for n in _META_ZH_NAME_SEP.split(m[1]) if n and n.lower() not in _META_ZH_NOT_NAME
+            and not n.endswith(("记者", "編輯", "编辑", "报道"))]
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_byline_author(hints, texts, link_author, h1s, md):
+    """An author from the visible page: elements whose class/id/rel names an author or byline,
+    "By ..." text, Chinese 作者/记者 bylines; the nearest after the first h1 is preferred (then the
+    nearest before it). `hints`, `texts`: the raw scan records, cleaned only as they are tried,
+    nearest first, until one gives a name."""
+    h1_order = h1s[0][1] if h1s else 0
+    entries = []
+    for key, raw, order in hints:
+        if _META_AUTHOR_HINT.search(key) is not None and _META_NOT_AUTHOR_HINT.search(key) is None:
+            key = key.lower()
+            entries.append((order < h1_order, abs(order - h1_order), 0, raw, "username" in key or "user-name" in key))
+    for key, raw, order in texts:
+        entries.append((order < h1_order, abs(order - h1_order), 1, raw, key))
+    entries.sort()
+    for _, _, kind, raw, extra in entries[:_META_VISIBLE_TRIES]:
+        if kind == 0:
+            txt = meta_clean(raw)
+            if not txt or len(txt) > 160:
+                continue
+            if _META_CJK.search(txt):
+                m = _meta_zh_author(txt)
+                if m:
+                    names = _meta_zh_names(m)
+                elif ":" in txt or "：" in txt:
+                    names = []
+                else:       # an author element holding just a name ("扬眼 企鹅号": the account's name)
+                    names = txt.split()[:1]
+            else:
+                names = _meta_byline_names(raw, extra)
+            if names:
+                return _meta_join_names(names)
+            continue
+        for t in (meta_clean(raw), meta_clean(extra)):
+            if not t:
+                continue
+            m = _meta_zh_author(t)
+            if m:
+                names = _meta_zh_names(m)
+                if names:
+                    return _meta_join_names(names)
+            if _META_BY.match(t) and len(t) < 120:
+                names = [n for n in map(_meta_trim_role, _meta_split_names(t)) if n and _meta_name_like(n)]
+                if names:
+                    return _meta_join_names(names)
+    if link_author:
+        return link_author
+    for key, raw, order in texts:
+        m = _META_ZH_SOURCE.search(raw) or _META_ZH_SOURCE.search(key)
+        if m and m[1] not in _META_ZH_NOT_NAME:
+            return m[1]
+    return None
+
+
+_META_UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
+_META_NOT_DATELINE = re.compile(r"comment|related|footer|copyright", re.I)       # class/id of other items' dates
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
+    """The dates the page shows in its datelines, nearest the headline first (after it before
+    before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
+    发布时间：... text, short texts holding a date. The raw scan records are parsed lazily, nearest
+    first, over the _VISIBLE_TRIES nearest (and at most `limit` elements away). Yields (date,
+    "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance)."""
+    entries = []
+    # every date meta_parse_date reads has a year (_meta_year_in): the rest is not a dateline
+    for dt, raw, order in times[:10]:
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and (_meta_year_in(dt) or _meta_year_in(raw)):
+            entries.append((dist, 0, dt, raw))
+    for key, raw, order in texts:
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and (_meta_year_in(key) or _meta_year_in(raw)):
+            entries.append((dist, 1, key, raw))
+    for key, raw, order in hints:
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) and _META_NOT_DATELINE.search(key) is None:
+            entries.append((dist, 2, "", raw))
+    for raw, order in years:
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit:
+            entries.append((dist, 3, "", raw))
+    entries.sort()
+    for dist, rank, a, b in entries[:_META_VISIBLE_TRIES]:
+        if rank == 0:
+            d = meta_parse_date(a) or meta_parse_date(meta_clean(b))
+            if d:
+                yield d, "time", False, dist
+            continue
+        if rank == 1:
+            key, txt = meta_clean(a), meta_clean(b)
+            t = key if key and len(key) < 160 else txt
+        else:
+            t = meta_clean(b)
+            if rank == 2 and len(t) >= 100:
+                continue
+        if not t or not _meta_year_in(t) or _meta_relative(t[:60]):
+            continue
+        m = _META_ZH_DATE.search(t)
+        d = (meta_parse_date(m[1]) if m else None) or meta_parse_date(t[:160])
+        if d:
+            yield d, "byline", _META_UPDATED.search(t[:t.find(d[:4]) if d[:4] in t else 60]) is not None, dist
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_shown_date(times, hints, texts, years, h1_order):
+    """The date the page shows (_shown_dates), nearest the headline first; a date labelled as
+    an update is taken only when no other is shown. Returns (date, "time" or "byline")."""
+    late = None
+    for d, how, update, _ in _meta_shown_dates(times, hints, texts, years, h1_order):
+        if not update:
+            return d, how
+        late = late or d
+    return late, "byline"
