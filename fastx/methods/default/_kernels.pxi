@@ -1052,7 +1052,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
 
     The page row comes first (it reads the units' accumulators), then the units' rows: the
     whole matrix X, or, with a model, blocks of _GBT_BLOCK rows, each scored by the ensemble
-    (`_gbt_ensemble`) and decided (`_gbt_keep_block`) as soon as it is written, so that
+    (`_gbt_ensemble_memo`: rows that walk the trees as a recent row take its sum) and decided (`_gbt_keep_block`) as soon as it is written, so that
     nothing of the size of units x features is held (a 20 MB page of short paragraphs has
     345,000 units: 153 MB of rows); the mask is the same as from the whole matrix."""
     if not _gbt_ready:
@@ -1116,6 +1116,10 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef uint8_t *ub = NULL
     cdef uint8_t *kp
     cdef _GbtKeepState ks
+    cdef _GbtMemo memo
+    memo.xm = memo.rep = NULL          # freed in any case (_gbt_memo_free)
+    memo.zm = NULL
+    memo.src = NULL
     cdef Py_ssize_t nb, b0, bm
     cdef int32_t *units_out
     cdef uint16_t own, seen
@@ -1212,7 +1216,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
             zb = <double *>malloc((nb + 1) * sizeof(double))
             rows = <int32_t *>malloc((nb + 1) * sizeof(int32_t))
             ub = <uint8_t *>malloc(m + 1)
-            if X == NULL or zb == NULL or rows == NULL or ub == NULL:
+            if X == NULL or zb == NULL or rows == NULL or ub == NULL or _gbt_memo_alloc(&memo, nb, GBT_NFEAT) < 0:
                 raise MemoryError()
         page_arr = np.empty(GBT_NPAGE, dtype=np.float32)
         PX = <float *>cnp.PyArray_DATA(page_arr)
@@ -1254,9 +1258,9 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     for k in range(_GBT_NTYPES):
                         xu[_GF_PT + k] = ptv[k]
                 if model is not None:
-                    memset(zb, 0, bm * sizeof(double))
-                    _gbt_ensemble(X, bm, GBT_NFEAT, model.depth, model.feat, model.thr, model.leaf, model.nt,
-                                  model.exit_at, model.exit_margin, model.nexit, cut, page_cut, zb, rows)
+                    _gbt_ensemble_memo(X, bm, GBT_NFEAT, model.depth, model.feat, model.thr, model.leaf, model.nt,
+                                       model.exit_at, model.exit_margin, model.nexit, cut, page_cut, model.width,
+                                       model.uoff, model.usort, &memo, zb, rows)
                     _gbt_keep_block(&ks, X, zb, b0, bm, cut, page_cut, min_overlap, ub)
             b0 += bm
         if model is None:
@@ -1282,6 +1286,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
             free(zb)
             free(rows)
             free(ub)
+            _gbt_memo_free(&memo)
 
 
 cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_ssize_t n, const double *acc,
@@ -1512,6 +1517,141 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
         b0 += bm
 
 
+DEF _GBT_MEMO = 4        # recent distinct walks remembered by _gbt_ensemble_memo
+
+
+cdef struct _GbtMemo:
+    # _gbt_ensemble_memo's state: the rows of a block to walk, their sums, each row's source
+    float *xm            # up to _GBT_BLOCK rows of F columns
+    double *zm
+    int32_t *src         # the row of xm whose sum is the row's (-1: a remembered sum)
+    float *rep           # _GBT_MEMO remembered rows of F columns
+    double rep_z[_GBT_MEMO]
+    int32_t rep_p[_GBT_MEMO]    # the row of xm a remembered row is still waiting for (-1: rep_z holds it)
+    int nrep, last
+
+
+cdef int _gbt_memo_alloc(_GbtMemo *mm, Py_ssize_t nb, Py_ssize_t F) noexcept nogil:
+    """_GbtMemo buffers for blocks of up to nb rows of F columns; -1 when out of memory."""
+    cdef int k
+    mm.xm = <float *>malloc((nb + 1) * F * sizeof(float))
+    mm.zm = <double *>malloc((nb + 1) * sizeof(double))
+    mm.src = <int32_t *>malloc((nb + 1) * sizeof(int32_t))
+    mm.rep = <float *>malloc(_GBT_MEMO * F * sizeof(float) + 1)
+    mm.nrep = 0
+    mm.last = _GBT_MEMO - 1
+    for k in range(_GBT_MEMO):
+        mm.rep_p[k] = -1
+    return -1 if mm.xm == NULL or mm.zm == NULL or mm.src == NULL or mm.rep == NULL else 0
+
+
+cdef void _gbt_memo_free(_GbtMemo *mm) noexcept nogil:
+    free(mm.xm)
+    free(mm.zm)
+    free(mm.src)
+    free(mm.rep)
+    mm.xm = mm.rep = NULL
+    mm.zm = NULL
+    mm.src = NULL
+
+
+cdef inline Py_ssize_t _gbt_bin(float v, const float *t, Py_ssize_t k) noexcept nogil:
+    """The number of thresholds t[0..k) (sorted, no NaN) below v: the tests x > t[j] that v
+    passes (0 for a NaN v, which passes none, as in the walk): a lower bound by bisection."""
+    cdef Py_ssize_t lo = 0, hi = k, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if t[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef inline bint _gbt_same_bin(float a, float b, const float *t, Py_ssize_t k) noexcept nogil:
+    """True when a and b pass the same tests x > t[j] of the sorted thresholds t[0..k)."""
+    cdef Py_ssize_t c
+    if a == b:
+        return True
+    if a == a and b == b:           # a < b (swapped so): no threshold t with a <= t < b
+        if b < a:
+            a, b = b, a
+        c = _gbt_bin(a, t, k)
+        return c == k or not (t[c] < b)
+    return _gbt_bin(a, t, k) == _gbt_bin(b, t, k)
+
+
+cdef bint _gbt_same_walk(const float *x, const float *y, Py_ssize_t w, const int32_t *uo,
+                         const float *us) noexcept nogil:
+    """True when rows x and y answer every test of the ensemble (x[j] > t) alike: for each
+    column j < w, with the thresholds the trees test it against us[uo[j]..uo[j+1]) (sorted),
+    x[j] == y[j] or the same number of them lies below both.  Then every tree reaches the
+    same leaf and the sums (and their early exits) are the same, bit for bit.  Columns go
+    eight at a time where their bytes are equal (a row of a repeated fragment differs from
+    the last in its position only)."""
+    cdef Py_ssize_t j = 0, e, i
+    while j < w:
+        e = min(j + 8, w)
+        if e == j + 8 and memcmp(x + j, y + j, 8 * sizeof(float)) == 0:
+            j = e
+            continue
+        for i in range(j, e):
+            if not _gbt_same_bin(x[i], y[i], us + uo[i], uo[i + 1] - uo[i]):
+                return False
+        j = e
+    return True
+
+
+cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
+                             const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
+                             const float *exit_margin, Py_ssize_t nexit, double cut, double cut2,
+                             Py_ssize_t w, const int32_t *uo, const float *us,
+                             _GbtMemo *mm, double *out, int32_t *rows) noexcept nogil:
+    """out[r] as _gbt_ensemble for m <= _GBT_BLOCK rows (no base: out is overwritten), walking
+    the trees only for rows whose walk is new.
+
+    A row that answers every test of the ensemble as one of the last _GBT_MEMO distinct rows
+    (_gbt_same_walk: exact, not a hash) takes that row's sum; the others are gathered and
+    walked together by _gbt_ensemble.  A page of one repeated fragment (20 MB of `<p>x`:
+    345,000 units) has rows that differ only in their position, which few tests read, so the
+    trees walk a handful of rows per block; on an ordinary page the comparison stops at the
+    first feature whose bin differs."""
+    cdef Py_ssize_t u, k, s, nm = 0, hit
+    cdef const float *x
+    cdef const float *y
+    for u in range(m):
+        x = X + u * F
+        hit = -1
+        for k in range(mm.nrep):
+            s = (mm.last - k + _GBT_MEMO) % _GBT_MEMO
+            y = mm.xm + mm.rep_p[s] * F if mm.rep_p[s] >= 0 else mm.rep + s * F
+            if _gbt_same_walk(x, y, w, uo, us):
+                hit = s
+                break
+        if hit >= 0:
+            mm.src[u] = mm.rep_p[hit]
+            if mm.rep_p[hit] < 0:
+                out[u] = mm.rep_z[hit]
+        else:
+            memcpy(mm.xm + nm * F, x, F * sizeof(float))
+            mm.src[u] = <int32_t>nm
+            mm.last = (mm.last + 1) % _GBT_MEMO
+            if mm.nrep < _GBT_MEMO:
+                mm.nrep += 1
+            mm.rep_p[mm.last] = <int32_t>nm
+            nm += 1
+    memset(mm.zm, 0, nm * sizeof(double))
+    _gbt_ensemble(mm.xm, nm, F, depth, feat, thr, leaf, nt, exit_at, exit_margin, nexit, cut, cut2, mm.zm, rows)
+    for u in range(m):
+        if mm.src[u] >= 0:
+            out[u] = mm.zm[mm.src[u]]
+    for s in range(mm.nrep):
+        if mm.rep_p[s] >= 0:
+            memcpy(mm.rep + s * F, mm.xm + mm.rep_p[s] * F, F * sizeof(float))
+            mm.rep_z[s] = mm.zm[mm.rep_p[s]]
+            mm.rep_p[s] = -1
+
+
 cdef class _GbtModel:
     """Validated views of a complete-tree ensemble (see gbt_predict)."""
     cdef int depth
@@ -1521,7 +1661,10 @@ cdef class _GbtModel:
     cdef const float *leaf
     cdef const int32_t *exit_at
     cdef const float *exit_margin
+    cdef const int32_t *uoff          # column j's thresholds, sorted: usort[uoff[j]..uoff[j+1]) (_gbt_same_walk)
+    cdef const float *usort
     cdef object keep      # the arrays the pointers point into
+    cdef object tables
 
     def __init__(self, int depth, feat, thr, leaf, exit_at, exit_margin):
         if not 0 < depth < 16:
@@ -1546,8 +1689,18 @@ cdef class _GbtModel:
         self.leaf = <const float *>cnp.PyArray_DATA(lv)
         self.exit_at = <const int32_t *>cnp.PyArray_DATA(ea)
         self.exit_margin = <const float *>cnp.PyArray_DATA(em)
+        # per column, the distinct thresholds the trees test it against (a NaN threshold
+        # fails every test: left out)
+        fa = f.reshape(-1)
+        ta = th.reshape(-1)
+        per = [np.unique(ta[(fa == j) & ~np.isnan(ta)]) for j in range(self.width)]
+        uo = np.array([0] + [t.size for t in per], dtype=np.int64).cumsum().astype(np.int32)
+        us = np.ascontiguousarray(np.concatenate(per) if per else np.zeros(1), dtype=np.float32)
+        self.tables = (uo, us)
+        self.uoff = <const int32_t *>cnp.PyArray_DATA(uo)
+        self.usort = <const float *>cnp.PyArray_DATA(us)
 
-    cdef object predict(self, object X, double cut, double cut2, bint early):
+    cdef object predict(self, object X, double cut, double cut2, bint early, bint memo=False):
         cdef cnp.ndarray x = np.ascontiguousarray(X, dtype=np.float32)
         if x.ndim != 2 or (x.shape[0] and x.shape[1] < self.width):
             raise ValueError(f"X must have one row per unit and at least {self.width} columns")
@@ -1560,11 +1713,27 @@ cdef class _GbtModel:
             raise MemoryError()
         cdef const float *xp = <const float *>cnp.PyArray_DATA(x)
         cdef double *op = <double *>cnp.PyArray_DATA(out)
-        cdef Py_ssize_t F = x.shape[1]
-        with nogil:
-            _gbt_ensemble(xp, m, F, self.depth, self.feat, self.thr, self.leaf, self.nt,
-                          self.exit_at, self.exit_margin, self.nexit if early else 0, cut, cut2, op, rows)
-        free(rows)
+        cdef Py_ssize_t F = x.shape[1], b0 = 0
+        cdef _GbtMemo mm
+        if not memo:
+            with nogil:
+                _gbt_ensemble(xp, m, F, self.depth, self.feat, self.thr, self.leaf, self.nt,
+                              self.exit_at, self.exit_margin, self.nexit if early else 0, cut, cut2, op, rows)
+            free(rows)
+            return out
+        try:
+            if _gbt_memo_alloc(&mm, min(m, <Py_ssize_t>_GBT_BLOCK), F) < 0:
+                raise MemoryError()
+            with nogil:
+                while b0 < m:
+                    _gbt_ensemble_memo(xp + b0 * F, min(m - b0, <Py_ssize_t>_GBT_BLOCK), F, self.depth, self.feat,
+                                       self.thr, self.leaf, self.nt, self.exit_at, self.exit_margin,
+                                       self.nexit if early else 0, cut, cut2, self.width, self.uoff, self.usort,
+                                       &mm, op + b0, rows)
+                    b0 += _GBT_BLOCK
+        finally:
+            _gbt_memo_free(&mm)
+            free(rows)
         return out
 
 
@@ -1632,7 +1801,7 @@ def gbt_softmax(tuple models, object x):
     return out
 
 
-def gbt_predict(_GbtModel model, object X, object cuts=()):
+def gbt_predict(_GbtModel model, object X, object cuts=(), bint memo=False):
     """Raw scores (log-odds) of a tree ensemble stored as complete trees.
 
     Tree t is a complete binary tree of `depth` levels, breadth-first:
@@ -1648,13 +1817,17 @@ def gbt_predict(_GbtModel model, object X, object cuts=()):
     log-odds): after the first exit_at[c] trees, a row whose score is more
     than exit_margin[c] away from every cut stops, keeping its partial sum.
     The margins are calibrated on training pages so that the decisions
-    (score >= cut) rarely differ from the full ensemble's."""
+    (score >= cut) rarely differ from the full ensemble's.
+
+    `memo`: a row that answers every test of the trees as one of the last few
+    distinct rows takes that row's sum instead of walking (`_gbt_ensemble_memo`,
+    what `default_keep` does): the same sums, bit for bit."""
     cuts = tuple(float(c) for c in cuts)
     if len(cuts) > 2:
         raise ValueError("at most two decision thresholds")
     if not cuts:
-        return model.predict(X, 0.0, 0.0, False)
-    return model.predict(X, cuts[0], cuts[len(cuts) - 1], True)
+        return model.predict(X, 0.0, 0.0, False, memo)
+    return model.predict(X, cuts[0], cuts[len(cuts) - 1], True, memo)
 
 
 # ---------------------------------------------------------------- context stage (stacking)

@@ -152,6 +152,45 @@ def test_gbt_predict_is_exactly_the_sequential_sum(depth):
     assert np.array_equal(_core.gbt_predict(_core.gbt_model(depth, feat, thr, leaf), X),
                           reference(X, depth, feat, thr, leaf))
 
+@pytest.mark.parametrize("nan_threshold", [False, True])
+def test_memo_gives_every_row_its_own_walks_sum(nan_threshold):
+    """default_keep's memo (gbt_predict(memo=True)): a row answering every test as a recent
+    row takes its sum.  Runs of rows that repeat a row, move one column inside its interval
+    between thresholds, or across one (at a threshold, one float either side, -0.0, NaN,
+    infinities), over several 512-row blocks, with and without early exit: the same sums, bit
+    for bit, as walking every row."""
+    rng = np.random.default_rng(11)
+    feat, thr, leaf = random_trees(rng, 40, 6, 9)
+    if nan_threshold:
+        thr[3, 0] = np.nan                                          # fails every test
+    exit_at = np.array([5, 10, 20], dtype=np.int32)
+    margin = np.array([0.5, 0.3, 0.1], dtype=np.float32)
+    rows = []
+    for _ in range(300):                # a run: one column around one of its thresholds
+        x = rng.random(9).astype(np.float32)
+        j = int(rng.integers(0, 9))
+        ts = np.unique(thr[(feat == j) & np.isfinite(thr)])
+        k = int(rng.integers(0, len(ts)))
+        t, above = ts[k], ts[k + 1] if k + 1 < len(ts) else np.float32(2.0)
+        values = [x[j], t, t, np.nextafter(t, above), np.nextafter(t, np.float32(-np.inf)), (t + above) / 2,
+                  np.nextafter(above, t), above, np.float32(-0.0), np.float32(0.0), np.float32(np.nan),
+                  np.float32(np.inf), np.float32(-np.inf)]
+        for v in rng.permutation(np.array(values, dtype=np.float32))[:int(rng.integers(2, 14))]:
+            y = x.copy()
+            y[j] = v
+            rows.append(y)
+    X = np.array(rows, dtype=np.float32)
+    assert len(X) > 2 * 512
+    for exits in (False, True):
+        model = _core.gbt_model(6, feat, thr, leaf, exit_at if exits else None, margin if exits else None)
+        for cuts in ((), (0.2,), (0.2, -1.0)):
+            walked = _core.gbt_predict(model, X, cuts)
+            assert np.array_equal(_core.gbt_predict(model, X, cuts, memo=True), walked)
+            if not cuts and not nan_threshold and not exits:
+                finite = ~np.isnan(X).any(axis=1)
+                assert np.array_equal(walked[finite], reference(X[finite], 6, feat, thr, leaf))
+
+
 def test_early_exit_with_safe_margins_keeps_every_decision():
     rng = np.random.default_rng(3)
     feat, thr, leaf = random_trees(rng, 40, 4, 6)
@@ -419,7 +458,8 @@ def test_block_by_block_keep_is_the_whole_matrix_keep():
     never = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[-1.0, -1.0]], 0.5, page_threshold=0.1)
     shipped = dm.shipped()
     pt = dm._page_type.shipped()
-    for html in (ARTICLE, many, many.replace("<h2>", "<h3>x").replace("</h2>", "</h3>")):
+    run_p = "<html><head><title>x</title></head><body>" + "<p>x" * 1500      # rows alike: the memo's
+    for html in (ARTICLE, many, many.replace("<h2>", "<h3>x").replace("</h2>", "</h3>"), run_p):
         doc = fastx.parse(html)
         cases = [(shipped, shipped._cuts, dict(page_types=pt, type_cuts=shipped._type_cuts)),
                  (shipped, (dm.logit(0.3), dm.logit(0.2)), dict(page_types=pt, headline=False)),
