@@ -20,6 +20,19 @@ def load_compare():
     return mod
 
 
+def save_check_parser(doc: str, what: str):
+    """The command line of a before/after script (doc_identity.py, metadata_identity.py): one of
+    --save FILE (record this build's `what`) or --check FILE (compare this build with it), and
+    --limit N (pages per corpus)."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--save", help=f"record this build's {what} into this file")
+    g.add_argument("--check", help=f"compare this build with the {what} recorded in this file")
+    ap.add_argument("--limit", type=int, default=None, help="pages per corpus")
+    return ap
+
+
 def corpus_pages(name, limit=None):
     """(id, html bytes, meta) of a dev corpus through compare.py's loaders, or None without ../shared."""
     cmp = load_compare()

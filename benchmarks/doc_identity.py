@@ -27,7 +27,6 @@ with the recorded one::
     python benchmarks/doc_identity.py --all-methods --save /tmp/before.pkl   # the old tree's build
     python benchmarks/doc_identity.py --all-methods --check /tmp/before.pkl  # the new one
 """
-import argparse
 import hashlib
 import pickle
 import statistics
@@ -38,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import load_compare  # noqa: E402
+from conftest import load_compare, save_check_parser  # noqa: E402
 
 import fastx  # noqa: E402
 from fastx import _core  # noqa: E402
@@ -218,11 +217,7 @@ def check_all(before, now, ratios_before, ratios_now, tolerance):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--save", help="record this build's digests into this file")
-    g.add_argument("--check", help="compare this build with the digests recorded in this file")
-    ap.add_argument("--limit", type=int, default=None, help="pages per corpus")
+    ap = save_check_parser(__doc__, "digests")
     ap.add_argument("--method", default="cetd", help="the method whose keep mask and .text are compared")
     ap.add_argument("--all-methods", action="store_true",
                     help="every registered method's .text on every pack, and its time/parse ratio")

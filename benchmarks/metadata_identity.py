@@ -8,7 +8,6 @@ the recorded one and lists the pages that differ::
     python benchmarks/metadata_identity.py --save /tmp/meta_before.pkl    # the old build
     python benchmarks/metadata_identity.py --check /tmp/meta_before.pkl   # the new one
 """
-import argparse
 import pickle
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fastx                                     # noqa: E402
 from fastx.metadata import extract_metadata      # noqa: E402
-from conftest import load_compare                # noqa: E402
+from conftest import load_compare, save_check_parser  # noqa: E402
 
 
 def record(m):
@@ -44,11 +43,7 @@ def collect(limit=None):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--save", help="record this build's metadata into this file")
-    g.add_argument("--check", help="compare this build with the metadata recorded in this file")
-    ap.add_argument("--limit", type=int, default=None, help="pages per corpus")
+    ap = save_check_parser(__doc__, "metadata")
     a = ap.parse_args()
     now = collect(a.limit)
     if a.save:

@@ -692,6 +692,58 @@ cdef inline bint _mu_suffix(const _MetaU *u, Py_ssize_t q) noexcept nogil:
     return (a == 115 and b == 116) or (a == 110 and b == 100) or (a == 114 and b == 100) or (a == 116 and b == 104)
 
 
+cdef inline Py_ssize_t _mu_marked(const _MetaU *u, Py_ssize_t q, Py_UCS4 mark, Py_ssize_t *end) noexcept nogil:
+    r"""``\s*MARK\s*(\d{1,2})`` at q (the CJK form's 年 and 月): the number's start, its end in
+    end[0]; -1 when it is not there."""
+    q = _mu_run(u, q, 1)
+    if _mu_at(u, q) != mark:
+        return -1
+    q = _mu_run(u, q + 1, 1)
+    end[0] = _mu_exact(u, q)
+    return q if end[0] >= 0 else -1
+
+
+cdef inline bint _mu_after_digit(const _MetaU *u, Py_ssize_t p) noexcept nogil:
+    """A decimal digit stands before p (``(?<!\d)`` fails at p)."""
+    return p > 0 and _mu_dec(u, p - 1) >= 0
+
+
+cdef inline Py_ssize_t _mu_word(const _MetaU *u, Py_ssize_t p) noexcept nogil:
+    """The end of a month-name candidate at p, a letter run of 3 to 10 (``word`` in
+    meta_parse_date's patterns); -1 when the run is shorter or longer."""
+    cdef Py_ssize_t q = _mu_run(u, p, 2)
+    return q if 3 <= q - p <= 10 else -1
+
+
+cdef inline Py_ssize_t _mu_gap(const _MetaU *u, Py_ssize_t q, bint de) noexcept nogil:
+    """``\s+`` at q and, with `de`, an optional ``de\s+`` after it (Spanish and Portuguese
+    dates): the index past them; -1 when q holds no space."""
+    cdef Py_ssize_t r = _mu_run(u, q, 1)
+    if r == q:
+        return -1
+    if de and _mu_at(u, r) == 100 and _mu_at(u, r + 1) == 101 and _mu_space(_mu_at(u, r + 2)):
+        r = _mu_run(u, r + 2, 1)
+    return r
+
+
+cdef inline int _mu_year_at(const _MetaU *u, Py_ssize_t r) noexcept nogil:
+    """``((?:19|20)\d\d)(?!\d)`` at r (-1 for r: none): the year, or -1."""
+    if r < 0:
+        return -1
+    cdef int y = _mu_year(u, r)
+    return -1 if y < 0 or _mu_dec(u, r + 4) >= 0 else y
+
+
+cdef inline int _mu_comma_year(const _MetaU *u, Py_ssize_t q, bint dot, bint de) noexcept nogil:
+    """``\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)`` at q, the dot only with `dot` and the
+    ``de`` only with `de` (the tail of the month-name forms): the year, or -1."""
+    if dot and _mu_at(u, q) == 46:
+        q += 1
+    if _mu_at(u, q) == 44:
+        q += 1
+    return _mu_year_at(u, _mu_gap(u, q, de))
+
+
 cdef inline bint _mu_sep(Py_UCS4 c) noexcept nogil:
     """[-/.]"""
     return c == 45 or c == 47 or c == 46
@@ -756,6 +808,59 @@ cpdef bint meta_relative(str s):
     return _meta_relative(s)
 
 
+cdef bint _meta_mdy_at(const _MetaU *u, Py_ssize_t p, int *y, int *day, Py_ssize_t *w) noexcept nogil:
+    r"""meta_parse_date's M D Y form at p,
+    ``(?<![^\W\d_])(word)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)``:
+    True with the year, the day and the word's bounds w[0], w[1] filled."""
+    cdef Py_ssize_t q, r
+    if not _mu_letter(_mu_at(u, p)) or (p > 0 and _mu_letter(_mu_at(u, p - 1))):
+        return False
+    w[0] = p
+    w[1] = _mu_word(u, p)
+    r = _mu_gap(u, w[1] + 1 if _mu_at(u, w[1]) == 46 else w[1], False) if w[1] >= 0 else -1
+    q = _mu_exact(u, r) if r >= 0 else -1
+    if q < 0:
+        return False
+    day[0] = _mu_num(u, r, q)
+    y[0] = _mu_comma_year(u, q + 2 if _mu_suffix(u, q) else q, False, False)
+    return y[0] >= 0
+
+
+cdef bint _meta_dmy_at(const _MetaU *u, Py_ssize_t p, int *y, int *day, Py_ssize_t *w) noexcept nogil:
+    r"""The D M Y form at p,
+    ``(?<!\d)(\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?(word)\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)``
+    (as _meta_mdy_at)."""
+    cdef Py_ssize_t q = -1 if _mu_after_digit(u, p) else _mu_exact(u, p)
+    if q < 0:
+        return False
+    day[0] = _mu_num(u, p, q)
+    if _mu_suffix(u, q):
+        q += 2
+    elif _mu_at(u, q) == 46:
+        q += 1
+    w[0] = _mu_gap(u, q, True)
+    w[1] = _mu_word(u, w[0]) if w[0] >= 0 else -1
+    y[0] = _mu_comma_year(u, w[1], True, True) if w[1] >= 0 else -1
+    return y[0] >= 0
+
+
+cdef bint _meta_ymd_at(const _MetaU *u, Py_ssize_t p, int *y, int *day, Py_ssize_t *w) noexcept nogil:
+    r"""The Y M D form at p, ``(?<!\d)((?:19|20)\d\d),?\s+(word)\.?\s+(\d{1,2})(?!\d)``
+    (as _meta_mdy_at)."""
+    cdef Py_ssize_t q, r
+    y[0] = -1 if _mu_after_digit(u, p) else _mu_year(u, p)
+    if y[0] < 0:
+        return False
+    w[0] = _mu_gap(u, p + 5 if _mu_at(u, p + 4) == 44 else p + 4, False)
+    w[1] = _mu_word(u, w[0]) if w[0] >= 0 else -1
+    r = _mu_gap(u, w[1] + 1 if _mu_at(u, w[1]) == 46 else w[1], False) if w[1] >= 0 else -1
+    q = _mu_exact(u, r) if r >= 0 else -1
+    if q < 0:
+        return False
+    day[0] = _mu_num(u, r, q)
+    return True
+
+
 cpdef object meta_parse_date(s, dayfirst=None):
     """A date in `s` as ISO 8601 ``YYYY-MM-DD``, or None.
 
@@ -777,6 +882,9 @@ cpdef object meta_parse_date(s, dayfirst=None):
     cdef Py_ssize_t p, q, r, w0, w1
     cdef int y, a, b, mo
     cdef bint any_month = False
+    cdef bint hit
+    cdef int form
+    cdef Py_ssize_t w[2]
     if not _meta_year_in(t):            # every form has a four-digit year: most texts stop here
         return None
     # ISO: (?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)
@@ -798,19 +906,9 @@ cpdef object meta_parse_date(s, dayfirst=None):
         y = _mu_year(&u, p)
         if y < 0:
             continue
-        q = _mu_run(&u, p + 4, 1)
-        if _mu_at(&u, q) != 0x5E74:
-            continue
-        w0 = _mu_run(&u, q + 1, 1)
-        w1 = _mu_exact(&u, w0)
-        if w1 < 0:
-            continue
-        q = _mu_run(&u, w1, 1)
-        if _mu_at(&u, q) != 0x6708:
-            continue
-        q = _mu_run(&u, q + 1, 1)
-        r = _mu_exact(&u, q)
-        if r < 0:
+        w0 = _mu_marked(&u, p + 4, 0x5E74, &w1)           # 年
+        q = _mu_marked(&u, w1, 0x6708, &r) if w0 >= 0 else -1     # 月
+        if q < 0:
             continue
         b = _mu_at(&u, _mu_run(&u, r, 1))
         if b != 0x65E5 and b != 0x53F7:
@@ -828,97 +926,18 @@ cpdef object meta_parse_date(s, dayfirst=None):
         else:
             p += 1
     if any_month:
-        # M D Y: (?<![^\W\d_])(word)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)(?!\d)
-        for p in range(u.n):
-            if not _mu_letter(_mu_at(&u, p)) or (p > 0 and _mu_letter(_mu_at(&u, p - 1))):
-                continue
-            w1 = _mu_run(&u, p, 2)
-            if not 3 <= w1 - p <= 10:
-                continue
-            q = w1 + 1 if _mu_at(&u, w1) == 46 else w1
-            r = _mu_run(&u, q, 1)
-            if r == q:
-                continue
-            q = _mu_exact(&u, r)
-            if q < 0:
-                continue
-            a = _mu_num(&u, r, q)
-            if _mu_suffix(&u, q):
-                q += 2
-            if _mu_at(&u, q) == 44:
-                q += 1
-            r = _mu_run(&u, q, 1)
-            if r == q:
-                continue
-            y = _mu_year(&u, r)
-            if y < 0 or _mu_dec(&u, r + 4) >= 0:
-                continue
-            mo = _meta_month(&u, p, w1)
-            if mo:
-                return _meta_mkdate(y, mo, a)
-        # D M Y: (?<!\d)(\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?(word)\.?,?\s+(?:de\s+)?((?:19|20)\d\d)(?!\d)
-        for p in range(u.n):
-            if p > 0 and _mu_dec(&u, p - 1) >= 0:
-                continue
-            q = _mu_exact(&u, p)
-            if q < 0:
-                continue
-            a = _mu_num(&u, p, q)
-            if _mu_suffix(&u, q):
-                q += 2
-            elif _mu_at(&u, q) == 46:
-                q += 1
-            r = _mu_run(&u, q, 1)
-            if r == q:
-                continue
-            if _mu_at(&u, r) == 100 and _mu_at(&u, r + 1) == 101 and _mu_space(_mu_at(&u, r + 2)):
-                r = _mu_run(&u, r + 2, 1)
-            w0 = r
-            w1 = _mu_run(&u, w0, 2)
-            if not 3 <= w1 - w0 <= 10:
-                continue
-            q = w1
-            if _mu_at(&u, q) == 46:
-                q += 1
-            if _mu_at(&u, q) == 44:
-                q += 1
-            r = _mu_run(&u, q, 1)
-            if r == q:
-                continue
-            if _mu_at(&u, r) == 100 and _mu_at(&u, r + 1) == 101 and _mu_space(_mu_at(&u, r + 2)):
-                r = _mu_run(&u, r + 2, 1)
-            y = _mu_year(&u, r)
-            if y < 0 or _mu_dec(&u, r + 4) >= 0:
-                continue
-            mo = _meta_month(&u, w0, w1)
-            if mo:
-                return _meta_mkdate(y, mo, a)
-        # Y M D: (?<!\d)((?:19|20)\d\d),?\s+(word)\.?\s+(\d{1,2})(?!\d)
-        for p in range(u.n):
-            if p > 0 and _mu_dec(&u, p - 1) >= 0:
-                continue
-            y = _mu_year(&u, p)
-            if y < 0:
-                continue
-            q = p + 4
-            if _mu_at(&u, q) == 44:
-                q += 1
-            w0 = _mu_run(&u, q, 1)
-            if w0 == q:
-                continue
-            w1 = _mu_run(&u, w0, 2)
-            if not 3 <= w1 - w0 <= 10:
-                continue
-            q = w1 + 1 if _mu_at(&u, w1) == 46 else w1
-            r = _mu_run(&u, q, 1)
-            if r == q:
-                continue
-            q = _mu_exact(&u, r)
-            if q < 0:
-                continue
-            mo = _meta_month(&u, w0, w1)
-            if mo:
-                return _meta_mkdate(y, mo, _mu_num(&u, r, q))
+        # the forms in order (_meta_mdy_at, _meta_dmy_at, _meta_ymd_at), each at every position
+        for form in range(3):
+            for p in range(u.n):
+                if form == 0:
+                    hit = _meta_mdy_at(&u, p, &y, &a, w)
+                elif form == 1:
+                    hit = _meta_dmy_at(&u, p, &y, &a, w)
+                else:
+                    hit = _meta_ymd_at(&u, p, &y, &a, w)
+                mo = _meta_month(&u, w[0], w[1]) if hit else 0
+                if mo:
+                    return _meta_mkdate(y, mo, a)
     # numeric: (?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-]((?:19|20)\d\d)(?![\d/.-])
     for p in range(u.n):
         if p > 0 and (_mu_dec(&u, p - 1) >= 0 or _mu_sep(_mu_at(&u, p - 1))):
@@ -1388,12 +1407,9 @@ def _meta_split_names(s):
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def _meta_join_names(names):
-    seen, out = set(), []
-    for n in names:
-        k = meta_key(n)
-        if k and k not in seen and k not in _META_ZH_NOT_NAME:
-            seen.add(k)
-            out.append(n)
+    """At most 8 of the names, joined by "; ": each once (by meta_key), none empty or a Chinese
+    non-name (_META_ZH_NOT_NAME); None for none."""
+    out = _meta_unique(names, meta_key, _META_NAME_DROP)
     return "; ".join(out[:8]) if out else None
 
 
@@ -1428,6 +1444,8 @@ _META_CJK = re.compile(r"[\u4e00-\u9fff]")
 _META_ZH_NOT_NAME = {"未知", "佚名", "匿名", "不详", "网友", "原标题", "本站", "小编", "admin", "name", "author", "unknown",
                 "责任编辑", "編輯", "编辑", "记者", "通讯员", "全部", "整合", "综合", "原创", "本站原创", "转载",
                 "来源", "出处", "报道", "摄影", "图片", "视频", "网络整理", "网络", "阅读", "互联网"}
+# what _meta_join_names leaves out: no name, and the Chinese words that are not names
+_META_NAME_DROP = frozenset(("", None)) | frozenset(_META_ZH_NOT_NAME)
 _META_ZH_SOURCE = re.compile(r"(?:来源|來源|出处|稿源)\s*[:：]\s*([^\s:：|丨]{2,20})")
 _META_ZH_DATE = re.compile(r"(?:发布时间|發布時間|发表时间|时间|日期|发布日期|发布于|發表於)\s*[:：]?\s*([0-9年月日\-/.\s:]{8,30})")
 
@@ -1748,9 +1766,17 @@ def meta_resolve(doc, url, cls):
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def _meta_dedupe(xs):
-    seen, out = set(), []
+    """The strings xs in order, each once regardless of case."""
+    return _meta_unique(xs, str.casefold, ())
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_unique(xs, key, drop):
+    """xs in order, without an x whose key(x) came before or is in `drop`."""
+    seen, out = set(drop), []
     for x in xs:
-        k = x.casefold()
+        k = key(x)
         if k not in seen:
             seen.add(k)
             out.append(x)
