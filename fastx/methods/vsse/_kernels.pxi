@@ -794,6 +794,7 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
     cdef int32_t alca[_VSSE_MAX_AREAS]
     cdef uint8_t adirty[_VSSE_MAX_AREAS]
     cdef double avmax[_VSSE_MAX_AREAS]
+    cdef bint akeep[_VSSE_MAX_AREAS]
     cdef int32_t rmark
     cdef Py_ssize_t done = 0, upto = ns, nu, x
     cdef bint extending = False
@@ -869,22 +870,24 @@ def vsse_areas(Doc d, object seeds, const double[::1] v, double join=0.8, bint c
         mark += 1
         rmark = mark + 1                  # the subtrees the areas cover whole (lca): stamp == rmark
         for a in range(na):
-            if a == best or (share > 0 and ascore[a] >= share * best_score):
+            # the content areas: the chosen one and those `share` keeps
+            akeep[a] = a == best or (share > 0 and ascore[a] >= share * best_score)
+            if akeep[a]:
                 _vsse_area_pass(n, dv.depth, dv.tag, dv.end, dv.kind, dv.parent, &paths[a, 0], plen[a], container,
                                 &v[0],
                                 &stamp[0], mark, &bestk[0], &vmx)
         if lca:
             for a in range(na):
-                if alca[a] >= 0 and (a == best or (share > 0 and ascore[a] >= share * best_score)):
+                if akeep[a] and alca[a] >= 0:
                     stamp[alca[a]] = rmark
         if reach > 0 and lca:
             # content areas whose founding paths part within `reach` tags of their ends: the
             # subtree of their common ancestor is one area
             for a in range(na):
-                if alca[a] < 0 or not (a == best or (share > 0 and ascore[a] >= share * best_score)):
+                if not akeep[a] or alca[a] < 0:
                     continue
                 for k in range(a + 1, na):
-                    if alca[k] < 0 or not (k == best or (share > 0 and ascore[k] >= share * best_score)):
+                    if not akeep[k] or alca[k] < 0:
                         continue
                     L = 0
                     while L < plen0[a] and L < plen0[k] and paths[a, L] == paths[k, L]:
