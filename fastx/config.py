@@ -19,9 +19,14 @@ kept):
   The densest page of the development corpora (5,721 pages over 2 KB) has one
   element per 30 bytes, the median one per 83 (one per 193 over all their
   bytes), and none has more than 15,799 elements: no page there reaches the
-  budget (a page over ~600 KB with an element per 40 bytes would: its tags past
-  the budget are dropped, its text kept), while '<p>x' * N (one element per 4
-  bytes) stops at a thirty-second of its tags;
+  budget (a page of more than 24,576 elements reaches it when it holds more
+  than one per 256 bytes: its tags past the budget are dropped, its text kept).
+  The per-byte part is what the whole pipeline can afford: every element (and
+  the text node beside it) costs `default` about 1.2 us, so a page at the
+  budget's density (one element per 128 bytes, counting start tags only) costs
+  9-10 ns a byte, about 2x selectolax's parse of an ordinary page (4-5 ns a byte);
+  at one per 64 bytes (the budget before issue 15's last round) '<p>x' * N
+  cost 3.3-3.6x (benchmarks/fuzz.py shapes --only run-p);
 - 2 * (GUARD_ELEMENTS_BASE + n // GUARD_BYTES_PER_ELEMENT) attributes.
 
 Past a budget the runs of text between the dropped tags reach lexbor as one
@@ -37,8 +42,8 @@ from typing import Literal
 
 GUARD_COPIED_BASE = 1 << 20
 GUARD_COPIED_PER_BYTE = 2
-GUARD_ELEMENTS_BASE = 16384
-GUARD_BYTES_PER_ELEMENT = 128
+GUARD_ELEMENTS_BASE = 24576
+GUARD_BYTES_PER_ELEMENT = 256
 
 BATCH_MEMORY_LIMIT = 4 << 30
 

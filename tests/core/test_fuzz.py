@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import fastx
 from fastx import _core
+from fastx import config
 
 PAGE = ("<!DOCTYPE html><html><head><meta charset=utf-8><title>Fuzz page</title>"
         "<style>p{color:red}</style><script>var a = '<div>' + 1 < 2;</script></head><body>"
@@ -213,14 +214,15 @@ def test_byte_guard_budgets(shape, reps, budget):
     data = b"<html><body>" + "".join(shape.replace("{r}", str(r)) for r in range(reps)).encode()
     out, st = _core.guard_html(data, stats="dict")
     assert st["flat"], st
-    limit = {"elements": 2 * (16384 + len(data) // 128), "names": _core.GUARD_MAX_NAMES,
+    elements = 2 * (config.GUARD_ELEMENTS_BASE + len(data) // config.GUARD_BYTES_PER_ELEMENT)
+    limit = {"elements": elements, "names": _core.GUARD_MAX_NAMES,
              "copied": 2 * len(data) + (1 << 20)}[budget]
     assert st[budget] > limit
     # text is kept: every byte of text the shape holds comes out
     assert out.count(b"x") == data.count(b"x")
     # what lexbor then builds stays small: no more elements than the budget allows
     from selectolax.lexbor import LexborHTMLParser
-    assert len(LexborHTMLParser(out).root.css("*")) <= 2 * (16384 + len(data) // 128) + 16
+    assert len(LexborHTMLParser(out).root.css("*")) <= elements + 16
 
 
 def test_byte_guard_budgets_below():
