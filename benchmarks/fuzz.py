@@ -31,7 +31,8 @@ MODEL_REGRESSIONS in tests/test_fuzz.py once the guard models it).
 shapes: every shape of benchmarks/shapes.py (attribute values with unclosed
 formatting, ignored tags, deep nesting, runs of one tag, huge attribute counts,
 fostered table text, long text, comments after </body>, noscript/iframe) at each
-size through parse, every method and records, one fresh process each (time of
+size through parse, every method, records, every output of an Extraction (`outputs`: text,
+cleaned HTML, Markdown, metadata, to_dict) and show's report, one fresh process each (time of
 the call after a warm-up call of the same method on a short page, so a model's
 one-time load is not charged to the input; the process's peak RSS), each beside selectolax's parse of an
 ordinary page of the same size (dev pages' bodies concatenated) measured just
@@ -373,7 +374,7 @@ def run_memory(a) -> int:
 
 # ---------------------------------------------------------------- shapes: time and memory per MB
 
-SHAPE_OPS = ("parse", "default", "cetd", "vsse", "bayes", "layout", "records")
+SHAPE_OPS = ("parse", "default", "cetd", "vsse", "bayes", "layout", "records", "outputs", "show")
 
 _CHILD = r"""
 import json, resource, sys, time
@@ -387,6 +388,8 @@ warm = b"<html><body><p>warm up, one short paragraph of text.</p></body></html>"
 fastx.extract(warm, method="cetd")
 if op == "records":
     fastx.records(warm)
+elif op in ("outputs", "show"):
+    fastx.extract(warm)
 elif op not in ("selectolax", "parse"):
     fastx.extract(warm, method=op)
 LexborHTMLParser(b"<p>warm up</p>")
@@ -400,6 +403,12 @@ try:
         fastx.parse(data)
     elif op == "records":
         fastx.records(data)
+    elif op == "outputs":         # default, then every output an Extraction gives
+        r = fastx.extract(data)
+        r.html, r.markdown, r.metadata.as_flat(), r.to_dict()
+    elif op == "show":            # the inspector's report (default's explanation per block)
+        from fastx.tools.show import report
+        report(data)
     else:
         fastx.extract(data, method=op)
 except fastx.FastxError as exc:
@@ -530,7 +539,7 @@ def main() -> int:
                     help="sample RSS after glibc's malloc_trim (live memory, not the allocator's free pages)")
     sh = sub.add_parser("shapes", help="hostile shapes at 1-50 MB: time and peak RSS against selectolax")
     sh.add_argument("--sizes", default="1,5,20,50", help="MB, comma-separated")
-    sh.add_argument("--ops", default=",".join(SHAPE_OPS), help="parse, a method name, or records")
+    sh.add_argument("--ops", default=",".join(SHAPE_OPS), help="parse, a method name, records, outputs (every output of an Extraction) or show")
     sh.add_argument("--only", default="", help="comma-separated shape names (default: all)")
     sh.add_argument("--max-ratio", type=float, default=3.0)
     sh.add_argument("--timeout", type=float, default=120.0, help="seconds for one process")

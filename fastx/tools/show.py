@@ -224,10 +224,12 @@ def density_charts(doc, keep: np.ndarray, expl: dict | None, paper: dict[str, np
     panels += [(name, score, None, None) for name, score in paper.items() if name not in shown]
     charts = []
     xmax = max(len(nodes) - 1, 1)
+    width = 470 if not compact else 340
     for name, score, thr, focus in panels:
         vals = score[nodes]
+        shown_at = _envelope(rank, vals, keep[nodes] > 0, nodes == focus, width)
         pts = []
-        for x, i, v in zip(rank.tolist(), nodes.tolist(), vals.tolist()):
+        for x, i, v in zip(rank[shown_at].tolist(), nodes[shown_at].tolist(), vals[shown_at].tolist()):
             if math.isnan(v):
                 continue
             cls = "fx-k" if keep[i] else "fx-d"
@@ -238,10 +240,31 @@ def density_charts(doc, keep: np.ndarray, expl: dict | None, paper: dict[str, np
         title = f"{name} per node" + (" (thresholded)" if thr is not None else "")
         charts.append(Chart(Axis("element, in document order", "linear", 0, xmax),
                             Axis(f"{name} (log scale)", "symlog"), pts, rules, title=title,
-                            width=470 if not compact else 340, height=190 if not compact else 150,
+                            width=width, height=190 if not compact else 150,
                             radius=2.2, connect=len(pts) <= 1500, css_class="fx-plot",
-                            attrs={"data-score": name, "data-points": len(pts)}))
+                            attrs={"data-score": name, "data-points": len(pts),
+                                   "data-nodes": int(np.count_nonzero(~np.isnan(vals)))}))
     return charts
+
+
+def _envelope(rank: np.ndarray, vals: np.ndarray, kept: np.ndarray, focus: np.ndarray,
+              width: int) -> np.ndarray:
+    """Positions of the points a chart `width` pixels wide draws: all of them up to 4 per pixel
+    column, else per column the lowest and the highest score of the kept and of the dropped
+    elements (and the focus), so a chart costs the same on any page size and still shows every
+    peak, trough and verdict (NaN scores are never drawn)."""
+    finite = ~np.isnan(vals)
+    if np.count_nonzero(finite) <= 4 * width:
+        return np.flatnonzero(finite)
+    col = (rank * (width - 1) // max(int(rank[-1]), 1)).astype(np.int64)
+    key = np.where(finite, col * 2 + kept, -1)
+    order = np.lexsort((vals, key))
+    order = order[key[order] >= 0]
+    k = key[order]
+    first = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+    last = np.r_[first[1:] - 1, len(order) - 1]
+    pick = np.union1d(order[first], order[last])
+    return np.union1d(pick, np.flatnonzero(focus & finite))
 
 
 # ---------------------------------------------------------------- the report

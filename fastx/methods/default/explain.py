@@ -17,7 +17,7 @@ from .. import explains, get as _method
 from ...errors import InputError
 
 
-def tree_contributions(model, X, chunk: int = 2048) -> tuple[float, np.ndarray]:
+def tree_contributions(model, X) -> tuple[float, np.ndarray]:
     """Per-feature contributions to a tree ensemble's log-odds: ``(bias, C)`` with
     ``bias + C[u].sum() == log-odds of row u`` (exactly, up to rounding).
 
@@ -34,9 +34,8 @@ def tree_contributions(model, X, chunk: int = 2048) -> tuple[float, np.ndarray]:
 
     `model`: a ``DefaultModel`` (arrays ``depth``, ``feat``, ``thr``, ``leaf``);
     `X`: float32 (rows, features) from ``fastx.methods.default.features``.  The
-    walk follows the kernel's rule (first child when ``x <= thr``, NaN goes
-    there too), level by level over all rows and trees at once, `chunk` rows at
-    a time (memory: about 40 bytes x chunk x trees)."""
+    walks are compiled (``_core.gbt_contributions``, the kernel's rule: first
+    child when ``x <= thr``, NaN goes there too): rows x trees x depth steps."""
     depth, feat, thr = int(model.depth), np.asarray(model.feat), np.asarray(model.thr)
     leaf = np.asarray(model.leaf, dtype=np.float64)
     trees, inner = feat.shape[0], (1 << depth) - 1
@@ -49,22 +48,7 @@ def tree_contributions(model, X, chunk: int = 2048) -> tuple[float, np.ndarray]:
     for d in range(depth - 1, -1, -1):          # level by level, bottom-up: E(k) = mean of the children
         a, b = (1 << d) - 1, (1 << (d + 1)) - 1
         E[:, a:b] = 0.5 * (E[:, 2 * a + 1:2 * b + 1:2] + E[:, 2 * a + 2:2 * b + 2:2])
-    bias = float(E[:, 0].sum())
-    out = np.zeros((X.shape[0], F))
-    t = np.arange(trees)[None, :]
-    for start in range(0, X.shape[0], chunk):
-        Xc = X[start:start + chunk]
-        m = Xc.shape[0]
-        rows = np.arange(m)[:, None]
-        k = np.zeros((m, trees), dtype=np.int64)
-        acc = np.zeros(m * F)
-        for _ in range(depth):
-            f = feat[t, k]
-            child = 2 * k + 1 + (Xc[rows, f] > thr[t, k])
-            acc += np.bincount((rows * F + f).ravel(), weights=(E[t, child] - E[t, k]).ravel(), minlength=m * F)
-            k = child
-        out[start:start + m] = acc.reshape(m, F)
-    return bias, out
+    return float(E[:, 0].sum()), _core.gbt_contributions(depth, feat, thr, E, X.reshape(X.shape[0], F))
 
 
 def _default_model(model):
@@ -112,8 +96,17 @@ def explain_default(doc, top: int = 4, **params) -> dict:
         if types and all(f"pt_{t}" in names for t in types) and len(m.type_thresholds) == len(types):
             k = int(np.argmax(X[0, [names.index(f"pt_{t}") for t in types]]))
             thr, ptype = float(m.type_thresholds[k][0]), f" (the threshold of {types[k]} pages)"
-    bias, C = tree_contributions(m, X)
-    z = bias + C.sum(axis=1) if nu else np.zeros(0)
+    # units with byte-identical rows (repetitive pages: a listing's cards, hostile runs of one
+    # tag) have identical attributions: each distinct row is attributed and explained once
+    X = np.ascontiguousarray(X, dtype=np.float32)
+    if nu:
+        rows = X.view(np.dtype((np.void, X.dtype.itemsize * X.shape[1]))).ravel()
+        _, first, same = np.unique(rows, return_index=True, return_inverse=True)
+        same = same.ravel()
+    else:
+        first, same = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    bias, C = tree_contributions(m, X[first])
+    z = (bias + C.sum(axis=1))[same] if nu else np.zeros(0)
     prob = 1.0 / (1.0 + np.exp(-z))
     unit_of = np.asarray(unit_of, dtype=np.int64)
     has = unit_of >= 0
@@ -126,21 +119,32 @@ def explain_default(doc, top: int = 4, **params) -> dict:
         unit_kept[unit_of[has]] = keep[has]
     page_empty = not keep.any()
     reasons = ["not part of any text unit (no text below a block element)"]
+    # the `top` features of each distinct row in one sort (each row sorted as np.argsort sorts it
+    # alone); a unit's text depends on its row, its verdict and the page, so it is built once
+    tops = np.argsort(-np.abs(C), axis=1)[:, :top] if nu else np.zeros((0, top), dtype=np.int64)
+    Ct, Xt = np.take_along_axis(C, tops, 1).tolist(), np.take_along_axis(
+        X[first].astype(np.float64), tops, 1).tolist()
+    tops_l, pl, zl, same_l, kept_l = tops.tolist(), prob.tolist(), z.tolist(), same.tolist(), unit_kept.tolist()
+    said: dict = {}
     for u in range(nu):
-        verdict = "kept" if unit_kept[u] else "dropped"
-        cmp = "" if thr is None else f" {'≥' if prob[u] >= thr else '<'} {thr:.3f}{ptype}"
-        if page_empty:
-            why = (f"P {prob[u]:.3f}; dropped with the whole page: no unit reaches the page threshold "
-                   "(no main content)")
-        elif unit_kept[u] and thr is not None and prob[u] < thr:
-            why = (f"P {prob[u]:.3f}{cmp}, kept all the same: the headline (reads like the page title), "
-                   "or CETD's selection on a page where no unit reaches the threshold")
-        else:
-            why = f"P {prob[u]:.3f}{cmp}: {verdict}"
-        order = np.argsort(-np.abs(C[u]))[:top]
-        moved = ", ".join(f"{C[u, j]:+.2f} {names[j]}={float(X[u, j]):.4g}" for j in order if C[u, j] != 0.0)
-        reasons.append(f"{why}. Log-odds {z[u]:+.2f} = base {bias:+.2f}"
-                       + (f"; moved most by {moved}" if moved else ""))
+        r, kept = same_l[u], kept_l[u]
+        text = said.get((r, kept))
+        if text is None:
+            pu = pl[u]
+            verdict = "kept" if kept else "dropped"
+            cmp = "" if thr is None else f" {'≥' if pu >= thr else '<'} {thr:.3f}{ptype}"
+            if page_empty:
+                why = (f"P {pu:.3f}; dropped with the whole page: no unit reaches the page threshold "
+                       "(no main content)")
+            elif kept and thr is not None and pu < thr:
+                why = (f"P {pu:.3f}{cmp}, kept all the same: the headline (reads like the page title), "
+                       "or CETD's selection on a page where no unit reaches the threshold")
+            else:
+                why = f"P {pu:.3f}{cmp}: {verdict}"
+            moved = ", ".join(f"{c:+.2f} {names[j]}={x:.4g}" for j, c, x in zip(tops_l[r], Ct[r], Xt[r]) if c != 0.0)
+            text = said[(r, kept)] = (f"{why}. Log-odds {zl[u]:+.2f} = base {bias:+.2f}"
+                                      + (f"; moved most by {moved}" if moved else ""))
+        reasons.append(text)
     reason = np.where(has, unit_of + 1, 0)
     return {"P(keep)": p_node, "log-odds": z_node, "threshold": thr, "reason": reason,
             "reasons": reasons, "cause": np.full(n, -1)}
