@@ -44,7 +44,8 @@ predictions of its training pages), unless no unit of the page reaches the
 page threshold: then the page has no main content (an index or portal page)
 and nothing is kept.  When the page passes that gate but no unit reaches the
 threshold, CETD's Algorithm 2 selection (seeds/004) is kept instead of
-nothing.  The headline (the heading before the kept text
+nothing; when what is kept is under STARVED_WORDS words, the units reaching
+STARVED_THRESHOLD are kept as well (a page whose content is short pieces).  The headline (the heading before the kept text
 that reads like the page title) is kept with the text.  Comments,
 navigation and the like are what the model learned to drop.
 

@@ -379,6 +379,27 @@ def test_headline_rule():
     assert "Local news" not in fastx.extract(other, model=rule).text
 
 
+def test_a_starved_page_keeps_the_units_above_the_starved_threshold():
+    # one tree: a unit of more than 150 characters has p = 0.993, any other p = 0.269 (or 0.047)
+    def rule(low_leaf):
+        return dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[low_leaf, 5.0]], 0.5)
+    long_unit = "<p>" + "The bridge over the river was closed after engineers found cracks in its arches. " * 2 + "</p>"
+    page = ("<html><body><nav><ul><li>Home</li><li>Sport</li><li>Weather</li></ul></nav>"
+            + long_unit + "<ul><li>Price: 40 euros</li><li>Size: 2 m</li></ul></body></html>")
+    assert dm.STARVED_THRESHOLD == 0.1
+    starved = fastx.extract(page, model=rule(-1.0)).text        # 28 words kept: under STARVED_WORDS
+    for short in ("Home", "Price: 40 euros", "Size: 2 m"):
+        assert short in starved                                  # p = 0.269 >= 0.1
+    assert "engineers found cracks" in starved
+    below = fastx.extract(page, model=rule(-3.0)).text          # p = 0.047 < 0.1: nothing added
+    assert "Price" not in below and "engineers found cracks" in below
+    # a page whose kept text reaches STARVED_WORDS is not widened
+    fed = page.replace(long_unit, long_unit * 3)                 # 84 words
+    assert "Price" not in fastx.extract(fed, model=rule(-1.0)).text
+    # explicit thresholds are the caller's: no widening
+    assert "Price" not in fastx.extract(page, model=rule(-1.0), threshold=0.5).text
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
