@@ -211,8 +211,9 @@ def _labels(doc) -> list[str]:
 def density_charts(doc, keep: np.ndarray, expl: dict | None, paper: dict[str, np.ndarray],
                    compact: bool = False) -> list[Chart]:
     """The view's plots: the scores of the method's explanation (the first with its threshold),
-    then the paper's TD / CTD / HTD not already shown; one point per scored element of <body>
-    (x: its rank in document order), green if kept, grey if dropped."""
+    then the paper's TD / CTD / HTD not already shown; a point per scored element of <body>
+    (x: its rank in document order; past four a pixel column, the column's envelope: `_envelope`),
+    green if kept, grey if dropped."""
     root = _root(doc)
     nodes = np.flatnonzero(doc.kind[root:doc.end[root]] == _core.KIND_ELEMENT) + root if doc.n else np.zeros(0, int)
     rank = np.arange(len(nodes))

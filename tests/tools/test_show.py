@@ -187,6 +187,29 @@ def test_report_marks_exactly_the_kept_nodes_and_plots_every_element():
     assert "".join(text.split()) == "".join(r.text.split())
 
 
+def test_plots_of_a_long_page_draw_each_pixel_columns_envelope():
+    rows = 30_000
+    rng = np.random.default_rng(3)
+    vals = rng.normal(size=rows)
+    vals[::7] = np.nan
+    kept = rng.random(rows) < 0.3
+    focus = np.zeros(rows, dtype=bool)
+    focus[12_345] = True
+    rank = np.arange(rows)
+    at = show._envelope(rank, vals, kept, focus, 470)
+    assert len(at) <= 4 * 470 + 1 and not np.isnan(vals[at]).any() and 12_345 in at
+    col = rank * 469 // (rows - 1)
+    for c in (0, 200, 468):                              # per column and verdict: its lowest and highest
+        for k in (False, True):
+            sel = np.flatnonzero((col == c) & (kept == k) & ~np.isnan(vals))
+            assert len(sel) > 2
+            shown = set(at.tolist()) & set(sel.tolist())
+            assert sel[np.argmin(vals[sel])] in shown and sel[np.argmax(vals[sel])] in shown
+    # a short page: every finite point
+    assert show._envelope(rank[:500], vals[:500], kept[:500], focus[:500], 470).tolist() == \
+        np.flatnonzero(~np.isnan(vals[:500])).tolist()
+
+
 def test_compare_puts_two_views_side_by_side():
     out = show.report(ARTICLE, "cetd,cetd-td".split(","))
     tree = LexborHTMLParser(out)
