@@ -204,7 +204,8 @@ def gbt_contributions(depth: int, feat: Any, thr: Any, E: Any, X: Any) -> npt.ND
 def default_keep(d: Doc, model: _GbtModel, cut: float, page_cut: float, headline: bool = ...,
                  min_overlap: float = ..., page_types: Any = ...,
                  type_cuts: Any = ..., fallback: bool = ...,
-                 first: _GbtModel | None = ...) -> npt.NDArray[np.uint8]: ...
+                 first: _GbtModel | None = ..., low_cut: float = ...,
+                 starved_words: float = ...) -> npt.NDArray[np.uint8]: ...
 def default_context(parent: Any, units: Any, X: Any, z: Any) -> npt.NDArray[np.float32]: ...
 
 # ---------------------------------------------------------------- methods/bayes/_kernels.pxi

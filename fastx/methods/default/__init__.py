@@ -83,8 +83,9 @@ MODEL_VERSION = 4
 _ARRAYS = ("depth", "feat", "thr", "leaf", "first_feat", "first_thr", "first_leaf", "exit_at", "exit_margin",
            "threshold", "page_threshold", "type_thresholds", "feature_names", "version")
 _CACHE: dict = {}
-# A page whose kept text is shorter than STARVED_WORDS words (the headline and a line, where the
-# page holds more) keeps, besides, every unit whose probability reaches STARVED_THRESHOLD: on
+# A page whose kept units hold fewer than STARVED_WORDS words (the headline and a line, where the
+# page holds more) keeps, besides, every unit whose probability reaches STARVED_THRESHOLD
+# (_core.default_keep's low cut, where the early exit then waits as at the cut): on
 # product and other pages whose content is short pieces (price, sizes, a spec table) the model
 # ranks those pieces far above the page's menus and footers but below the cut.  Chosen on
 # wcxb-dev's training split (word F1 .8551 -> .8586 there; validation .8281 -> .8324).
@@ -142,9 +143,6 @@ class DefaultModel:
             self._trees = _core.gbt_model(self.depth, self.feat, self.thr, self.leaf, self.exit_at,
                                           self.exit_margin)
             self._first = None if self.first is None else _core.gbt_model(self.depth, *self.first)
-            # the same trees without early exit: the margins hold at the model's cuts, not at
-            # STARVED_THRESHOLD
-            self._all_trees = _core.gbt_model(self.depth, self.feat, self.thr, self.leaf)
         except ValueError as exc:
             raise ModelError(f"malformed tree arrays: {exc}") from exc
 
@@ -184,13 +182,15 @@ class DefaultModel:
         page_cut = self._cuts[1] if page_threshold is None else logit(page_threshold)
         own = threshold is None and page_threshold is None     # the model's own decisions
         types = _page_type.shipped() if page_types is None else page_types
-        keep = _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6, types,
-                                  self._type_cuts if own else None, own, self._first)
+        cuts = self._type_cuts if own else None
+        keep = _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6, types, cuts, own, self._first)
         if own and keep.any():
+            # a page that may be starved is scored again with the low cut (the kernel decides: its
+            # early exit then waits near that cut too, which the other pages need not pay for)
             text = (np.asarray(doc.kind) == _core.KIND_TEXT) & (keep > 0)
-            if int(np.asarray(doc.words)[text].sum()) < STARVED_WORDS:      # a starved page
-                keep |= _core.default_keep(doc, self._all_trees, logit(STARVED_THRESHOLD), page_cut, headline, 0.6,
-                                           types, None, False, self._first)
+            if int(np.asarray(doc.words)[text].sum()) < STARVED_WORDS:
+                keep = _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6, types, cuts, own,
+                                          self._first, logit(STARVED_THRESHOLD), STARVED_WORDS)
         return keep
 
     @classmethod

@@ -1046,7 +1046,7 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
                           double cut=0.0, double page_cut=0.0, bint headline=True, double min_overlap=0.6,
-                          bint fallback=True):
+                          bint fallback=True, double low_cut=INFINITY, double starved_words=0.0):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1259,15 +1259,16 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                         xu[_GF_PT + k] = ptv[k]
                 if model is not None:
                     _gbt_ensemble_memo(X, bm, GBT_NFEAT, model.depth, model.feat, model.thr, model.leaf, model.nt,
-                                       model.exit_at, model.exit_margin, model.nexit, cut, page_cut, model.width,
+                                       model.exit_at, model.exit_margin, model.nexit, cut, page_cut,
+                                       low_cut if starved_words > 0 else cut, model.width,
                                        model.uoff, model.usort, &memo, zb, rows)
-                    _gbt_keep_block(&ks, X, zb, b0, bm, cut, page_cut, min_overlap, ub)
+                    _gbt_keep_block(&ks, X, zb, b0, bm, cut, page_cut, min_overlap, ub, low_cut)
             b0 += bm
         if model is None:
             return unit_of_arr, units_arr, X_arr, page_arr
         kp = <uint8_t *>cnp.PyArray_DATA(keep)
         with nogil:
-            _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp)
+            _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_words)
         return keep
     finally:
         _gbt_groups_free(&groups)
@@ -1473,9 +1474,10 @@ cdef bint _gbt_avx2 = fx_gbt_avx2_usable() != 0     # _gbt_tree's rows eight at 
 
 cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                         const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
-                        const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double *out,
-                        int32_t *rows) noexcept nogil:
-    """out[r] = sum of the trees' leaves for every row (early exit: see gbt_predict).
+                        const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double cut3,
+                        double *out, int32_t *rows) noexcept nogil:
+    """out[r] = sum of the trees' leaves for every row (early exit: see gbt_predict; a row
+    stops only when it is farther than the margin from all three cuts).
     `rows` is scratch space for min(m, _GBT_BLOCK) row indices; out must hold m zeros (or a base).
 
     Rows go through all the trees in blocks of _GBT_BLOCK: a block of X stays in
@@ -1507,7 +1509,8 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
                     e = exit_margin[c]
                     for a in range(na):
                         v = out[rows[a]]
-                        if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e):
+                        if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e) \
+                                or (v - cut3 <= e and cut3 - v <= e):
                             rows[j] = rows[a]        # still near a decision threshold: continue
                             j += 1
                     na = j
@@ -1604,7 +1607,7 @@ cdef bint _gbt_same_walk(const float *x, const float *y, Py_ssize_t w, const int
 
 cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                              const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
-                             const float *exit_margin, Py_ssize_t nexit, double cut, double cut2,
+                             const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double cut3,
                              Py_ssize_t w, const int32_t *uo, const float *us,
                              _GbtMemo *mm, double *out, int32_t *rows) noexcept nogil:
     """out[r] as _gbt_ensemble for m <= _GBT_BLOCK rows (no base: out is overwritten), walking
@@ -1641,7 +1644,8 @@ cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int dep
             mm.rep_p[mm.last] = <int32_t>nm
             nm += 1
     memset(mm.zm, 0, nm * sizeof(double))
-    _gbt_ensemble(mm.xm, nm, F, depth, feat, thr, leaf, nt, exit_at, exit_margin, nexit, cut, cut2, mm.zm, rows)
+    _gbt_ensemble(mm.xm, nm, F, depth, feat, thr, leaf, nt, exit_at, exit_margin, nexit, cut, cut2, cut3, mm.zm,
+                  rows)
     for u in range(m):
         if mm.src[u] >= 0:
             out[u] = mm.zm[mm.src[u]]
@@ -1700,7 +1704,7 @@ cdef class _GbtModel:
         self.uoff = <const int32_t *>cnp.PyArray_DATA(uo)
         self.usort = <const float *>cnp.PyArray_DATA(us)
 
-    cdef object predict(self, object X, double cut, double cut2, bint early, bint memo=False):
+    cdef object predict(self, object X, double cut, double cut2, bint early, bint memo=False, object cut3=None):
         cdef cnp.ndarray x = np.ascontiguousarray(X, dtype=np.float32)
         if x.ndim != 2 or (x.shape[0] and x.shape[1] < self.width):
             raise ValueError(f"X must have one row per unit and at least {self.width} columns")
@@ -1714,11 +1718,12 @@ cdef class _GbtModel:
         cdef const float *xp = <const float *>cnp.PyArray_DATA(x)
         cdef double *op = <double *>cnp.PyArray_DATA(out)
         cdef Py_ssize_t F = x.shape[1], b0 = 0
+        cdef double c3 = cut if cut3 is None else <double>cut3
         cdef _GbtMemo mm
         if not memo:
             with nogil:
                 _gbt_ensemble(xp, m, F, self.depth, self.feat, self.thr, self.leaf, self.nt,
-                              self.exit_at, self.exit_margin, self.nexit if early else 0, cut, cut2, op, rows)
+                              self.exit_at, self.exit_margin, self.nexit if early else 0, cut, cut2, c3, op, rows)
             free(rows)
             return out
         try:
@@ -1728,7 +1733,7 @@ cdef class _GbtModel:
                 while b0 < m:
                     _gbt_ensemble_memo(xp + b0 * F, min(m - b0, <Py_ssize_t>_GBT_BLOCK), F, self.depth, self.feat,
                                        self.thr, self.leaf, self.nt, self.exit_at, self.exit_margin,
-                                       self.nexit if early else 0, cut, cut2, self.width, self.uoff, self.usort,
+                                       self.nexit if early else 0, cut, cut2, c3, self.width, self.uoff, self.usort,
                                        &mm, op + b0, rows)
                     b0 += _GBT_BLOCK
         finally:
@@ -2029,7 +2034,9 @@ cdef struct _GbtKeepState:
     Py_ssize_t first[2]         # the first kept unit (-1: none yet)
     Py_ssize_t best[2]          # the headline: of the heading units before it that read like the
     double bestv[2]             # title, the one with the best overlap sum (-1: none)
+    double bestw[2]             # ... and its words
     bint titled[2]              # a kept unit reads like the title
+    double words[2]             # words of the units in either set (the starved-page rule)
 
 
 cdef void _gbt_keep_init(_GbtKeepState *s) noexcept nogil:
@@ -2038,13 +2045,16 @@ cdef void _gbt_keep_init(_GbtKeepState *s) noexcept nogil:
     for j in range(2):
         s.first[j] = s.best[j] = -1
         s.bestv[j] = -1.0
+        s.bestw[j] = s.words[j] = 0.0
         s.titled[j] = False
 
 
 cdef void _gbt_keep_block(_GbtKeepState *s, const float *X, const double *z, Py_ssize_t u0, Py_ssize_t bm,
-                          double cut, double page_cut, double min_overlap, uint8_t *ub) noexcept nogil:
+                          double cut, double page_cut, double min_overlap, uint8_t *ub,
+                          double low_cut) noexcept nogil:
     """Units u0 .. u0 + bm (rows of X, log-odds z): ub[u] bit 0 when the unit reaches the cut,
-    bit 1 when it is in CETD's selection (the cetd_keep column); and, for either set, the
+    bit 1 when it is in CETD's selection (the cetd_keep column), bit 2 when it reaches
+    `low_cut` (the starved-page rule); for either of the first two sets, its words and the
     headline rule's state: when no kept unit reads like the <title>, the heading unit before
     the first kept one that does (best overlap sum; the first on ties) is kept."""
     cdef Py_ssize_t a, u
@@ -2056,13 +2066,14 @@ cdef void _gbt_keep_block(_GbtKeepState *s, const float *X, const double *z, Py_
     for a in range(bm):
         x = X + a * GBT_NFEAT
         u = u0 + a
-        bits = (1 if z[a] >= cut else 0) | (2 if x[_GF_PAGE + 5] > 0 else 0)
+        bits = (1 if z[a] >= cut else 0) | (2 if x[_GF_PAGE + 5] > 0 else 0) | (4 if z[a] >= low_cut else 0)
         s.any_unit = s.any_unit or z[a] >= cut
         s.any_page = s.any_page or z[a] >= page_cut
         ub[u] = bits
         t = _gbt_reads_like_title(x, min_overlap)
         for j in range(2):
             if bits & (1 << j):
+                s.words[j] += x[_GF_U + 3]
                 s.titled[j] = s.titled[j] or t
                 if s.first[j] < 0:
                     s.first[j] = u
@@ -2071,27 +2082,35 @@ cdef void _gbt_keep_block(_GbtKeepState *s, const float *X, const double *z, Py_
                 if v > s.bestv[j]:
                     s.best[j] = u
                     s.bestv[j] = v
+                    s.bestw[j] = x[_GF_U + 3]
 
 
 cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, const int32_t *unit_of,
-                         bint headline, bint fallback, uint8_t *keep) noexcept nogil:
+                         bint headline, bint fallback, uint8_t *keep, double starved_words) noexcept nogil:
     """The node mask of default_keep from the units' bits (_gbt_keep_block): nothing when no
     unit reaches the page cut, else the units at or above the cut (CETD's selection when none
-    is and `fallback`) and the headline (`headline`); a node is kept with its unit."""
+    is and `fallback`) and the headline (`headline`); when those hold fewer than
+    `starved_words` words (a starved page) and any, the units reaching the low cut as well;
+    a node is kept with its unit."""
     cdef Py_ssize_t i
     cdef int j = 1 if s.any_page and not s.any_unit and fallback else 0
+    cdef double words = s.words[j]
+    cdef uint8_t take = 1 << j
     if not s.any_page:
         return
     if headline and not s.titled[j] and s.first[j] > 0 and s.best[j] >= 0:
         ub[s.best[j]] |= 1 << j
+        words += s.bestw[j]
+    if (s.first[j] >= 0 or s.best[j] >= 0) and words < starved_words:
+        take |= 4
     for i in range(n):
         if unit_of[i] >= 0:
-            keep[i] = (ub[unit_of[i]] >> j) & 1
+            keep[i] = 1 if ub[unit_of[i]] & take else 0
 
 
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
-                 bint fallback=True, object first=None):
+                 bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
@@ -2103,11 +2122,15 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     used instead of `cut`/`page_cut` for the most probable type.
     `first`: a first-stage ensemble; `model` is then the context stage, scoring the
     `default_context` rows built from the first stage's log-odds (stacking).
+    `low_cut`, `starved_words`: a page whose kept units (with the headline) hold fewer than
+    `starved_words` words keeps the units reaching `low_cut` as well; the early exit then
+    also waits near `low_cut`, so those decisions are the full ensemble's.
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
     if first is None:
-        return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback)
+        return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
+                             low_cut, starved_words)
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
         probs = page_types(d, page_arr)
@@ -2135,7 +2158,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     with nogil:
         _gbt_context(cx, xp, m, cu, cz, n, d.view.parent, cacc)
     free(cacc)
-    z = model.predict(X_in, cut, page_cut, True)
+    z = model.predict(X_in, cut, page_cut, True, False, low_cut if starved_words > 0 else cut)
     cdef const double *zp = <const double *>cnp.PyArray_DATA(z)
     cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
     cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
@@ -2145,8 +2168,8 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         raise MemoryError()
     with nogil:
         _gbt_keep_init(&ks)
-        _gbt_keep_block(&ks, xp, zp, 0, m, cut, page_cut, min_overlap, ub)
-        _gbt_keep_mask(&ks, ub, n, uo, headline, fallback, kp)
+        _gbt_keep_block(&ks, xp, zp, 0, m, cut, page_cut, min_overlap, ub, low_cut)
+        _gbt_keep_mask(&ks, ub, n, uo, headline, fallback, kp, starved_words)
     free(ub)
     return keep
 
