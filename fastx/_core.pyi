@@ -205,7 +205,8 @@ def default_keep(d: Doc, model: _GbtModel, cut: float, page_cut: float, headline
                  min_overlap: float = ..., page_types: Any = ...,
                  type_cuts: Any = ..., fallback: bool = ...,
                  first: _GbtModel | None = ..., low_cut: float = ...,
-                 starved_words: float = ...) -> npt.NDArray[np.uint8]: ...
+                 starved_words: float = ..., rel_best: float = ...,
+                 rel_share: float = ...) -> npt.NDArray[np.uint8]: ...
 def default_context(parent: Any, units: Any, X: Any, z: Any) -> npt.NDArray[np.float32]: ...
 
 # ---------------------------------------------------------------- methods/bayes/_kernels.pxi

@@ -1046,7 +1046,8 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
                           double cut=0.0, double page_cut=0.0, bint headline=True, double min_overlap=0.6,
-                          bint fallback=True, double low_cut=INFINITY, double starved_words=0.0):
+                          bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
+                          double rel_best=0.0, double rel_share=0.0):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1114,6 +1115,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef double *zb = NULL
     cdef int32_t *rows = NULL
     cdef uint8_t *ub = NULL
+    cdef double *zall = NULL
     cdef uint8_t *kp
     cdef _GbtKeepState ks
     cdef _GbtMemo memo
@@ -1216,7 +1218,10 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
             zb = <double *>malloc((nb + 1) * sizeof(double))
             rows = <int32_t *>malloc((nb + 1) * sizeof(int32_t))
             ub = <uint8_t *>malloc(m + 1)
-            if X == NULL or zb == NULL or rows == NULL or ub == NULL or _gbt_memo_alloc(&memo, nb, GBT_NFEAT) < 0:
+            if rel_best > 0:
+                zall = <double *>malloc((m + 1) * sizeof(double))
+            if X == NULL or zb == NULL or rows == NULL or ub == NULL or _gbt_memo_alloc(&memo, nb, GBT_NFEAT) < 0 \
+                    or (rel_best > 0 and zall == NULL):
                 raise MemoryError()
         page_arr = np.empty(GBT_NPAGE, dtype=np.float32)
         PX = <float *>cnp.PyArray_DATA(page_arr)
@@ -1244,6 +1249,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                 if type_cuts is not None:
                     cut, page_cut = type_cuts[int(np.argmax(probs))]
             _gbt_keep_init(&ks)
+            ks.zall = zall
         b0 = 0
         while b0 < m:
             bm = min(m - b0, nb)
@@ -1268,7 +1274,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
             return unit_of_arr, units_arr, X_arr, page_arr
         kp = <uint8_t *>cnp.PyArray_DATA(keep)
         with nogil:
-            _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_words)
+            _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_words, m, rel_best, rel_share)
         return keep
     finally:
         _gbt_groups_free(&groups)
@@ -1287,6 +1293,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
             free(zb)
             free(rows)
             free(ub)
+            free(zall)
             _gbt_memo_free(&memo)
 
 
@@ -2037,6 +2044,8 @@ cdef struct _GbtKeepState:
     double bestw[2]             # ... and its words
     bint titled[2]              # a kept unit reads like the title
     double words[2]             # words of the units in either set (the starved-page rule)
+    double *zall                # every unit's log-odds (the rule relative to the best unit; NULL: not asked)
+    double zmax                 # the best unit's log-odds
 
 
 cdef void _gbt_keep_init(_GbtKeepState *s) noexcept nogil:
@@ -2047,6 +2056,8 @@ cdef void _gbt_keep_init(_GbtKeepState *s) noexcept nogil:
         s.bestv[j] = -1.0
         s.bestw[j] = s.words[j] = 0.0
         s.titled[j] = False
+    s.zall = NULL
+    s.zmax = -INFINITY
 
 
 cdef void _gbt_keep_block(_GbtKeepState *s, const float *X, const double *z, Py_ssize_t u0, Py_ssize_t bm,
@@ -2070,6 +2081,10 @@ cdef void _gbt_keep_block(_GbtKeepState *s, const float *X, const double *z, Py_
         s.any_unit = s.any_unit or z[a] >= cut
         s.any_page = s.any_page or z[a] >= page_cut
         ub[u] = bits
+        if z[a] > s.zmax:
+            s.zmax = z[a]
+        if s.zall != NULL:
+            s.zall[u] = z[a]
         t = _gbt_reads_like_title(x, min_overlap)
         for j in range(2):
             if bits & (1 << j):
@@ -2086,15 +2101,17 @@ cdef void _gbt_keep_block(_GbtKeepState *s, const float *X, const double *z, Py_
 
 
 cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, const int32_t *unit_of,
-                         bint headline, bint fallback, uint8_t *keep, double starved_words) noexcept nogil:
+                         bint headline, bint fallback, uint8_t *keep, double starved_words,
+                         Py_ssize_t m, double rel_best, double rel_share) noexcept nogil:
     """The node mask of default_keep from the units' bits (_gbt_keep_block): nothing when no
     unit reaches the page cut, else the units at or above the cut (CETD's selection when none
     is and `fallback`) and the headline (`headline`); when those hold fewer than
     `starved_words` words (a starved page) and any, the units reaching the low cut as well;
-    a node is kept with its unit."""
+    with the units' log-odds kept (s.zall) and the best unit's probability p* under `rel_best`,
+    the units whose probability reaches rel_share * p* as well; a node is kept with its unit."""
     cdef Py_ssize_t i
     cdef int j = 1 if s.any_page and not s.any_unit and fallback else 0
-    cdef double words = s.words[j]
+    cdef double words = s.words[j], pbest, low
     cdef uint8_t take = 1 << j
     if not s.any_page:
         return
@@ -2103,6 +2120,14 @@ cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, cons
         words += s.bestw[j]
     if (s.first[j] >= 0 or s.best[j] >= 0) and words < starved_words:
         take |= 4
+    pbest = 1.0 / (1.0 + exp(-s.zmax))
+    if s.zall != NULL and (s.first[j] >= 0 or s.best[j] >= 0) and pbest < rel_best and rel_share > 0:
+        low = rel_share * pbest
+        low = log(low / (1.0 - low))
+        for i in range(m):
+            if s.zall[i] >= low:
+                ub[i] |= 8
+        take |= 8
     for i in range(n):
         if unit_of[i] >= 0:
             keep[i] = 1 if ub[unit_of[i]] & take else 0
@@ -2110,7 +2135,8 @@ cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, cons
 
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
-                 bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0):
+                 bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
+                 double rel_best=0.0, double rel_share=0.0):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
@@ -2125,12 +2151,14 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `low_cut`, `starved_words`: a page whose kept units (with the headline) hold fewer than
     `starved_words` words keeps the units reaching `low_cut` as well; the early exit then
     also waits near `low_cut`, so those decisions are the full ensemble's.
+    `rel_best`, `rel_share`: a page whose best unit's probability p* is under `rel_best` keeps
+    the units reaching rel_share * p* as well (a model without early exit gives exact p*).
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
     if first is None:
         return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
-                             low_cut, starved_words)
+                             low_cut, starved_words, rel_best, rel_share)
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
         probs = page_types(d, page_arr)
@@ -2163,14 +2191,19 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
     cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
     cdef uint8_t *ub = <uint8_t *>malloc(m)
+    cdef double *zall2 = <double *>malloc((m + 1) * sizeof(double)) if rel_best > 0 else NULL
     cdef _GbtKeepState ks
-    if ub == NULL:
+    if ub == NULL or (rel_best > 0 and zall2 == NULL):
+        free(ub)
+        free(zall2)
         raise MemoryError()
     with nogil:
         _gbt_keep_init(&ks)
+        ks.zall = zall2
         _gbt_keep_block(&ks, xp, zp, 0, m, cut, page_cut, min_overlap, ub, low_cut)
-        _gbt_keep_mask(&ks, ub, n, uo, headline, fallback, kp, starved_words)
+        _gbt_keep_mask(&ks, ub, n, uo, headline, fallback, kp, starved_words, m, rel_best, rel_share)
     free(ub)
+    free(zall2)
     return keep
 
 

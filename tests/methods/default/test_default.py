@@ -400,6 +400,34 @@ def test_a_starved_page_keeps_the_units_above_the_starved_threshold():
     assert "Price" not in fastx.extract(page, model=rule(-1.0), threshold=0.5).text
 
 
+def test_an_unsure_listing_keeps_the_units_near_its_best():
+    # one tree: a unit of more than 150 characters has p = 0.731 (under REL_BEST), any other
+    # p = 0.269 (>= REL_SHARE * 0.731) or 0.119 (below it)
+    def rule(low_leaf):
+        return dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[low_leaf, 1.0]], 0.5)
+    items = "".join(f"<li class=item><a href=/p{k}>Oak chair number {k}</a> 40 euros</li>" for k in range(12))
+    page = ("<html><body><nav><a href=/>Home</a></nav><p>" + "Our chairs are made of oak and finished by hand. " * 10
+            + "</p><ul>" + items + "</ul></body></html>")
+    doc = fastx.parse(page)
+
+    class Listing:                                   # a page-type model that reads every page as a listing
+        def __call__(self, d, row):
+            p = np.zeros(len(dm._page_type.PAGE_TYPES), dtype=np.float32)
+            p[dm._page_type.PAGE_TYPES.index("listing")] = 1.0
+            d.cache["page_type"] = p
+            return p
+    assert dm.REL_BEST == 0.8 and dm.REL_SHARE == 0.2 and "listing" in dm.REL_TYPES
+    unsure = rule(-1.0).keep(doc, page_types=Listing())
+    text = doc.render_text(unsure)
+    assert "Oak chair number 7" in text and "made of oak" in text      # 0.269 >= 0.2 * 0.731
+    assert "Oak chair" not in doc.render_text(rule(-2.0).keep(doc, page_types=Listing()))   # 0.119 < 0.146
+    # a page read as an article is not widened
+    assert "Oak chair" not in doc.render_text(rule(-1.0).keep(fastx.parse(page)))
+    # nor a listing whose best unit is sure of itself (p = 0.993)
+    sure = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-1.0, 5.0]], 0.5)
+    assert "Oak chair" not in doc.render_text(sure.keep(doc, page_types=Listing()))
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
