@@ -196,18 +196,20 @@ class DefaultModel:
         own = threshold is None and page_threshold is None     # the model's own decisions
         types = _page_type.shipped() if page_types is None else page_types
         cuts = self._type_cuts if own else None
-        keep = _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6, types, cuts, own, self._first)
+        # the rule relative to the best unit: the kernel scores a page of REL_TYPES without early
+        # exit (exact probabilities) and applies it; other pages keep the early exit
+        rel = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REL_TYPES)
+        rel_best = REL_BEST if own else 0.0
+        keep = _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6, types, cuts, own, self._first,
+                                  math.inf, 0.0, rel_best, REL_SHARE, rel)
         if own and keep.any():
-            # a starved page, or a collection or listing, is scored again by every tree (the
-            # kernel applies the rules above with exact scores; other pages pay nothing)
+            # a starved page is scored again by every tree, the kernel deciding with exact scores
+            # (the other pages pay nothing)
             text = (np.asarray(doc.kind) == _core.KIND_TEXT) & (keep > 0)
-            starved = int(np.asarray(doc.words)[text].sum()) < STARVED_WORDS
-            probs = doc.cache.get("page_type")
-            rel = probs is not None and _page_type.PAGE_TYPES[int(np.argmax(probs))] in REL_TYPES
-            if starved or rel:
+            if int(np.asarray(doc.words)[text].sum()) < STARVED_WORDS:
                 keep = _core.default_keep(doc, self._all_trees, cut, page_cut, headline, 0.6, types, cuts, own,
-                                          self._first, logit(STARVED_THRESHOLD), STARVED_WORDS,
-                                          REL_BEST if rel else 0.0, REL_SHARE)
+                                          self._first, logit(STARVED_THRESHOLD), STARVED_WORDS, rel_best,
+                                          REL_SHARE, rel)
         return keep
 
     @classmethod

@@ -1047,7 +1047,7 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
                           double cut=0.0, double page_cut=0.0, bint headline=True, double min_overlap=0.6,
                           bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
-                          double rel_best=0.0, double rel_share=0.0):
+                          double rel_best=0.0, double rel_share=0.0, int rel_types=-1):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1116,6 +1116,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef int32_t *rows = NULL
     cdef uint8_t *ub = NULL
     cdef double *zall = NULL
+    cdef Py_ssize_t nexit = model.nexit if model is not None else 0
     cdef uint8_t *kp
     cdef _GbtKeepState ks
     cdef _GbtMemo memo
@@ -1218,10 +1219,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
             zb = <double *>malloc((nb + 1) * sizeof(double))
             rows = <int32_t *>malloc((nb + 1) * sizeof(int32_t))
             ub = <uint8_t *>malloc(m + 1)
-            if rel_best > 0:
-                zall = <double *>malloc((m + 1) * sizeof(double))
-            if X == NULL or zb == NULL or rows == NULL or ub == NULL or _gbt_memo_alloc(&memo, nb, GBT_NFEAT) < 0 \
-                    or (rel_best > 0 and zall == NULL):
+            if X == NULL or zb == NULL or rows == NULL or ub == NULL or _gbt_memo_alloc(&memo, nb, GBT_NFEAT) < 0:
                 raise MemoryError()
         page_arr = np.empty(GBT_NPAGE, dtype=np.float32)
         PX = <float *>cnp.PyArray_DATA(page_arr)
@@ -1248,6 +1246,13 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     ptv[k] = pv[k]
                 if type_cuts is not None:
                     cut, page_cut = type_cuts[int(np.argmax(probs))]
+                if rel_types >= 0 and not (rel_types >> int(np.argmax(probs))) & 1:
+                    rel_best = 0.0          # the rule is not for this page's type
+            if rel_best > 0:                # every unit's exact log-odds: no early exit
+                nexit = 0
+                zall = <double *>malloc((m + 1) * sizeof(double))
+                if zall == NULL:
+                    raise MemoryError()
             _gbt_keep_init(&ks)
             ks.zall = zall
         b0 = 0
@@ -1265,7 +1270,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                         xu[_GF_PT + k] = ptv[k]
                 if model is not None:
                     _gbt_ensemble_memo(X, bm, GBT_NFEAT, model.depth, model.feat, model.thr, model.leaf, model.nt,
-                                       model.exit_at, model.exit_margin, model.nexit, cut, page_cut,
+                                       model.exit_at, model.exit_margin, nexit, cut, page_cut,
                                        low_cut if starved_words > 0 else cut, model.width,
                                        model.uoff, model.usort, &memo, zb, rows)
                     _gbt_keep_block(&ks, X, zb, b0, bm, cut, page_cut, min_overlap, ub, low_cut)
@@ -2136,7 +2141,7 @@ cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, cons
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
                  bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
-                 double rel_best=0.0, double rel_share=0.0):
+                 double rel_best=0.0, double rel_share=0.0, int rel_types=-1):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
@@ -2152,19 +2157,22 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `starved_words` words keeps the units reaching `low_cut` as well; the early exit then
     also waits near `low_cut`, so those decisions are the full ensemble's.
     `rel_best`, `rel_share`: a page whose best unit's probability p* is under `rel_best` keeps
-    the units reaching rel_share * p* as well (a model without early exit gives exact p*).
+    the units reaching rel_share * p* as well, if its most probable type is in the bit mask
+    `rel_types` (-1: any page); such a page is scored without early exit (exact p*).
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
     if first is None:
         return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
-                             low_cut, starved_words, rel_best, rel_share)
+                             low_cut, starved_words, rel_best, rel_share, rel_types)
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
         probs = page_types(d, page_arr)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
         if type_cuts is not None:
             cut, page_cut = type_cuts[int(np.argmax(probs))]
+        if rel_types >= 0 and not (rel_types >> int(np.argmax(probs))) & 1:
+            rel_best = 0.0
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:
@@ -2186,7 +2194,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     with nogil:
         _gbt_context(cx, xp, m, cu, cz, n, d.view.parent, cacc)
     free(cacc)
-    z = model.predict(X_in, cut, page_cut, True, False, low_cut if starved_words > 0 else cut)
+    z = model.predict(X_in, cut, page_cut, rel_best <= 0, False, low_cut if starved_words > 0 else cut)
     cdef const double *zp = <const double *>cnp.PyArray_DATA(z)
     cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
     cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
