@@ -1255,22 +1255,30 @@ def meta_strip_site_suffix(title, sitename = None, host = None,
     if len(parts) < 2:
         return title
     keys = _meta_site_keys(sitename, host) | names if names else _meta_site_keys(sitename, host)
-
-    def is_site(p):
-        k = meta_key(p)
-        if host and _meta_initials(p) in keys:       # "Occupational Safety and Health Administration" on osha.gov
-            return True
-        return bool(k) and any(k == s or (len(s) >= 4 and (s in k and len(k) <= len(s) + 12)) for s in keys)
-
-    if is_site(parts[-1]):
+    if _meta_is_site(parts[-1], keys, host):
         rest = title[:title.rfind(parts[-1])]
         return _meta_strip_trailing_sep(rest)
-    if is_site(parts[0]):
+    if _meta_is_site(parts[0], keys, host):
         return meta_clean(title[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
     last = parts[-1]
     if len(last.split()) <= 4 and len(title) - len(last) > len(last) and len(parts[0].split()) >= 3:
         return _meta_strip_trailing_sep(title[:title.rfind(last)])
     return title
+
+
+cdef bint _meta_is_site(str p, keys, host):
+    """A part of a title names the site: its key is one of `keys` (or holds one of at least 4
+    characters, with at most 12 more), or, with a host, its initials are one ("Occupational
+    Safety and Health Administration" on osha.gov)."""
+    cdef str k = meta_key(p)
+    if host and _meta_initials(p) in keys:
+        return True
+    if not k:
+        return False
+    for s in keys:
+        if k == s or (len(s) >= 4 and (s in k and len(k) <= len(s) + 12)):
+            return True
+    return False
 
 
 _META_MINOR_WORDS = frozenset(("of", "and", "the", "for", "in", "on", "at", "to", "&", "de", "du", "des", "la", "le", "für", "und"))
@@ -1667,8 +1675,10 @@ def meta_resolve(doc, url, cls):
     # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
     main = None
     page_obj = None
+    ld_types = []                   # each object's types, read once
     for o in ld:
         ts = _meta_types(o)
+        ld_types.append(ts)
         if main is None and any(t in _META_ARTICLE_TYPES and t not in _META_PAGE_TYPES for t in ts):
             main = o
         if page_obj is None and any(t in _META_PAGE_TYPES for t in ts):
@@ -1684,8 +1694,8 @@ def meta_resolve(doc, url, cls):
         return False
 
     # ---- site name (needed to strip the title's suffix)
-    for o in ld:
-        if "website" in _meta_types(o) and isinstance(o.get("name"), str):
+    for o, ts in zip(ld, ld_types):
+        if "website" in ts and isinstance(o.get("name"), str):
             set_("sitename", meta_clean(o["name"]), "json-ld")
             break
     if md.sitename is None and main is not None:
