@@ -382,7 +382,7 @@ cdef struct Builder:
     Py_ssize_t pre_pend   # preformatted whitespace waiting in buf for the next preformatted text, or -1
     int pre_blk           # a block element started or ended since the last text record
     int keep_noscript     # keep every <noscript> (a page whose content is only there: see build_doc)
-    uint64_t *skip        # the elements the walk does not enter (head, meta, link, script, hidden, ...)
+    uint64_t *skip        # the elements the walk does not enter (the head's, meta, link, script, hidden, ...)
     Py_ssize_t nskip      # in preorder: what the metadata scan reads there (_meta.pxi)
     Py_ssize_t skipcap
 
@@ -614,9 +614,13 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
             tag = _tag_of(node)
             props = _tag_props[tag] if tag < STATIC_LIMIT else 0
             if props & TP_HEAD:
-                # read <title> and the meta description, never count the head
+                # read <title> and the meta description, never count the head; each element of
+                # the head is noted for the metadata scan (an array it reads ahead in, where the
+                # head's sibling chain would be a cache miss after another)
                 child = node.first_child
                 while child != NULL:
+                    if child.type == LXB_ELEMENT:
+                        _skip_push(b, child)
                     if child.type == LXB_ELEMENT and child.local_name < STATIC_LIMIT:
                         if _tag_props[child.local_name] & TP_TITLE and title[0] == NULL:
                             title[0] = child
@@ -628,7 +632,6 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                                     desc[0] == NULL and _attr_value_eq_ci(a, b"og:description", 14)):
                                 desc[0] = child
                     child = child.next
-                _skip_push(b, node)
             elif props & TP_TITLE and title[0] == NULL:
                 title[0] = node          # a <title> lexbor placed in the body
                 _skip_push(b, node)

@@ -476,7 +476,7 @@ def meta_scan(Doc doc):
     out = []
     cdef dict metas = {}
     cdef dict multi = {}
-    cdef Py_ssize_t n = doc.n, i, start = doc.body if doc.body >= 0 else 0, up
+    cdef Py_ssize_t n = doc.n, i, start = doc.body if doc.body >= 0 else 0, up, nskip
     cdef DocView docv = doc.view
     cdef _MetaWalk st
     cdef bytes skip = doc._skipped
@@ -486,7 +486,7 @@ def meta_scan(Doc doc):
         return metas, multi, out
     cdef const uint64_t *skipped = <const uint64_t *>PyBytes_AS_STRING(skip)
     # lexbor's tree where the Doc build did not go: <html> (the Doc's root), then, in page
-    # order, every element the build noted without entering it (the head, meta, link, base,
+    # order, every element the build noted without entering it (the head's elements, meta, link, base,
     # script and other dropped or hidden elements): what a walk of the whole tree would find
     memset(&st, 0, sizeof(st))
     if n > 0 and _meta_tag_role(<uintptr_t>docv.tag[0]) == _META_T_HTML:
@@ -494,7 +494,13 @@ def meta_scan(Doc doc):
         val = _meta_attr(node, b"lang", 4) or _meta_attr(node, b"xml:lang", 8)
         if val:
             out.append((3, "html", val, 0))
-    for i in range(len(skip) // 8):
+    nskip = len(skip) // 8
+    for i in range(nskip):
+        # (each an element: its node loaded 4 ahead, its first attribute 2 ahead)
+        if i + 4 < nskip:
+            fx_prefetch(<void *><uintptr_t>skipped[i + 4])
+        if i + 2 < nskip:
+            fx_prefetch((<fx_element *><uintptr_t>skipped[i + 2]).first_attr)
         _meta_tag_walk(<fx_node *><uintptr_t>skipped[i], &st, metas, multi, out)
     cdef fx_attr *a
     cdef int role
