@@ -227,7 +227,8 @@ cdef void _meta_tag_walk(fx_node *root, _MetaWalk *st, dict metas, dict multi, l
     cdef list lst
     while node != NULL:
         descend = node.first_child != NULL
-        fx_prefetch(node.next)         # (loaded while this node's attributes are read)
+        fx_prefetch(node.next)         # (loaded while this node is read: the next one is either)
+        fx_prefetch(node.first_child)
         if node.type == LXB_ELEMENT:
             # every tag looked for has a static lexbor id: a custom element's name is not hashed
             role = _meta_tag_role(node.local_name)
@@ -305,6 +306,13 @@ _META_ZH[9] = b"\xe8\xa8\x98\xe8\x80\x85"
 _META_ZH[10] = b"\xe5\x87\xba\xe5\xa4\x84"
 
 
+# the bytes that open a word _meta_byline_text looks for in a text's first bytes: p, w, u, a and
+# their capitals (the bytes whose value | 32 is one of those letters)
+cdef uint8_t _META_BYLINE_FIRST[256]
+for _meta_c in range(256):
+    _META_BYLINE_FIRST[_meta_c] = (_meta_c | 32) in (112, 119, 117, 97)
+
+
 cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
     """1 if a (short) text node opens an English byline/dateline, 2 if it holds a Chinese
     byline/dateline marker, 3 if it is a short text holding a year, 0 otherwise."""
@@ -324,6 +332,8 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
     cdef unsigned char c
     cdef uint64_t word
     for i in range(w16):
+        if not _META_BYLINE_FIRST[s[i]]:     # (most bytes: one lookup)
+            continue
         c = s[i] | 32
         if c == 112:                    # p
             if _meta_ci_at(s + i, w16 - i, b"posted", 6) or _meta_ci_at(s + i, w16 - i, b"published", 9):
@@ -1199,13 +1209,45 @@ from urllib.parse import urljoin as _meta_urljoin, urlsplit as _meta_urlsplit
 # month names costs a hundred tries at every position)
 _META_WORD_RE = r"[^\W\d_]{3,10}"
 _META_RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
-_META_RE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+)")
+
+
+cdef inline Py_ssize_t _meta_run(str s, Py_ssize_t i, Py_ssize_t n, str stops):
+    """The end of the run of s[i:n] holding none of the characters `stops`."""
+    while i < n and s[i] not in stops:
+        i += 1
+    return i
 
 
 def _meta_host(url):
-    """The host of an absolute URL, lower-cased (a regex: urlsplit costs ten times more)."""
-    m = _META_RE_HOST.match(url) if url else None
-    return m[1].lower() if m else None
+    """The host of an absolute URL, lower-cased: what the regular expression
+    [A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+) matches at its start gives (a scheme, "://",
+    user information up to an "@", then the host up to "/", "?", "#" or ":"; without the user
+    information when no host follows it), read in one pass (urlsplit costs ten times more)."""
+    cdef str u
+    cdef Py_ssize_t i = 1, j, e, n
+    cdef unsigned int c
+    if not url:
+        return None
+    u = url
+    n = len(u)
+    c = <Py_UCS4>u[0]
+    if not (97 <= (c | 32) <= 122 and c < 128):
+        return None
+    while i < n:
+        c = <Py_UCS4>u[i]
+        if not ((97 <= (c | 32) <= 122 and c < 128) or 48 <= c <= 57 or c == 43 or c == 46 or c == 45):
+            break
+        i += 1
+    if not u.startswith("://", i):
+        return None
+    i += 3
+    j = _meta_run(u, i, n, "/?#@")
+    if j < n and u[j] == "@":
+        e = _meta_run(u, j + 1, n, "/?#:")
+        if e > j + 1:
+            return u[j + 1:e].lower()
+    e = _meta_run(u, i, n, "/?#:")
+    return u[i:e].lower() if e > i else None
 
 
 @cython.wraparound(True)
@@ -2136,8 +2178,27 @@ def _meta_byline_names(raw, single_words = False):
 
 # class/id/rel values naming an author's element, and those naming its picture, bio, label or
 # a comment's author instead (searched in the value, case ignored)
-_META_AUTHOR_HINT = re.compile(r"author|byline|writer|user-?name", re.I)
-_META_NOT_AUTHOR_HINT = re.compile(r"avatar|bio|image|img|photo|desc|social|title|label|box|comment|reply|quote", re.I)
+# words of a class/id naming an author, and of one naming something else beside it (an avatar, a
+# title): searched case-insensitively (_meta_has_word)
+_META_AUTHOR_WORDS = ("author", "byline", "writer", "username", "user-name")
+_META_NOT_AUTHOR_WORDS = ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label", "box",
+                          "comment", "reply", "quote")
+_META_AUTHOR_HINT = re.compile("|".join(_META_AUTHOR_WORDS), re.I)
+_META_NOT_AUTHOR_HINT = re.compile("|".join(_META_NOT_AUTHOR_WORDS), re.I)
+
+
+cdef bint _meta_has_word(str s, tuple words, pattern):
+    """`pattern` (`words` joined by "|", re.I) finds one of the words in s: an ASCII s lower-cased
+    holds one (the same answer, without the expression's case-insensitive try at every position);
+    other text is searched with the pattern (its case folding also matches ſ, ı, K ...)."""
+    cdef str low
+    if s.isascii():
+        low = s.lower()
+        for w in words:
+            if w in low:
+                return True
+        return False
+    return pattern.search(s) is not None
 
 
 # the visible candidates tried, nearest the headline first: a byline or dateline further away
@@ -2165,7 +2226,8 @@ def _meta_byline_author(hints, texts, link_author, h1s, md):
     h1_order = h1s[0][1] if h1s else 0
     entries = []
     for key, raw, order in hints:
-        if _META_AUTHOR_HINT.search(key) is not None and _META_NOT_AUTHOR_HINT.search(key) is None:
+        if _meta_has_word(key, _META_AUTHOR_WORDS, _META_AUTHOR_HINT) \
+                and not _meta_has_word(key, _META_NOT_AUTHOR_WORDS, _META_NOT_AUTHOR_HINT):
             key = key.lower()
             entries.append((order < h1_order, abs(order - h1_order), 0, raw, "username" in key or "user-name" in key))
     for key, raw, order in texts:
@@ -2211,7 +2273,8 @@ def _meta_byline_author(hints, texts, link_author, h1s, md):
 
 
 _META_UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
-_META_NOT_DATELINE = re.compile(r"comment|related|footer|copyright", re.I)       # class/id of other items' dates
+_META_NOT_DATELINE_WORDS = ("comment", "related", "footer", "copyright")     # class/id of other items' dates
+_META_NOT_DATELINE = re.compile("|".join(_META_NOT_DATELINE_WORDS), re.I)
 
 
 @cython.wraparound(True)
@@ -2234,7 +2297,8 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
             entries.append((dist, 1, key, raw))
     for key, raw, order in hints:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) and _META_NOT_DATELINE.search(key) is None:
+        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) \
+                and not _meta_has_word(key, _META_NOT_DATELINE_WORDS, _META_NOT_DATELINE):
             entries.append((dist, 2, "", raw))
     for raw, order in years:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
