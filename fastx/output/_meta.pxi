@@ -1536,12 +1536,15 @@ def _meta_split_names(s):
     s = meta_clean(s)
     if not s:
         return []
-    s = _META_BY.sub("", s)
+    # (each expression is tried only on a text that may hold what it needs: _meta_lacks)
+    if not _meta_lacks(s, ("by",)):
+        s = _META_BY.sub("", s)
     if _META_HAS_DIGIT.search(s):
         s = _meta_cut_date_tail(s)              # "Jane Doe, March 3, 2025" (dates have digits)
-    else:
+    elif not _meta_lacks(s, ("posted", "published", "updated")):
         s = _META_STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
-    s = _META_AUTHOR_LABEL.sub("", s)
+    if ":" in s or "：" in s:
+        s = _META_AUTHOR_LABEL.sub("", s)
     names = []
     for p in _META_NAME_SPLIT.split(s):
         p = p.strip(" .:-–—|\"'()[]")
@@ -2162,7 +2165,8 @@ def _meta_byline_names(raw, single_words = False):
             continue
         if not expect:
             break
-        line = _META_BY.sub("", line)
+        if not _meta_lacks(line, ("by",)):
+            line = _META_BY.sub("", line)
         found = [n for n in map(_meta_trim_role, _meta_split_names(line)) if n and not n.startswith((".", "/")) and (
                  _meta_name_like(n) and (single_words or len(n.split()) >= 2) and len(n) >= 2
                  and (single_words or not any(c.isdigit() for c in n))
@@ -2187,17 +2191,26 @@ _META_AUTHOR_HINT = re.compile("|".join(_META_AUTHOR_WORDS), re.I)
 _META_NOT_AUTHOR_HINT = re.compile("|".join(_META_NOT_AUTHOR_WORDS), re.I)
 
 
-cdef bint _meta_has_word(str s, tuple words, pattern):
-    """`pattern` (`words` joined by "|", re.I) finds one of the words in s: an ASCII s lower-cased
-    holds one (the same answer, without the expression's case-insensitive try at every position);
-    other text is searched with the pattern (its case folding also matches ſ, ı, K ...)."""
+cdef bint _meta_lacks(str s, tuple words):
+    """s is ASCII and holds none of the (lower-case) `words`, case ignored: a case-insensitive
+    expression that needs one of them cannot match it (a text that is not ASCII may: re.I folds
+    ſ to s, K to k ...)."""
     cdef str low
-    if s.isascii():
-        low = s.lower()
-        for w in words:
-            if w in low:
-                return True
+    if not s.isascii():
         return False
+    low = s.lower()
+    for w in words:
+        if w in low:
+            return False
+    return True
+
+
+cdef bint _meta_has_word(str s, tuple words, pattern):
+    """`pattern` (`words` joined by "|", re.I) finds one of the words in s: for an ASCII s, a
+    substring test of the lower-cased text (the same answer, without the expression's
+    case-insensitive try at every position: _meta_lacks); other text is searched with it."""
+    if s.isascii():
+        return not _meta_lacks(s, words)
     return pattern.search(s) is not None
 
 
@@ -2259,7 +2272,7 @@ def _meta_byline_author(hints, texts, link_author, h1s, md):
                 names = _meta_zh_names(m)
                 if names:
                     return _meta_join_names(names)
-            if _META_BY.match(t) and len(t) < 120:
+            if len(t) < 120 and not _meta_lacks(t, ("by",)) and _META_BY.match(t):
                 names = [n for n in map(_meta_trim_role, _meta_split_names(t)) if n and _meta_name_like(n)]
                 if names:
                     return _meta_join_names(names)
