@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Shared inline helpers of the compiled core, cimported once by _core.pyx and used by every
 kernel: the FNV-1a hash (32 and 64 bits), the binary search over a sorted uint64 table, the
-ASCII case-insensitive match with a lower-case literal and the whitespace tokenizer (fx_next_word).
+ASCII case-insensitive match with a lower-case literal, the whitespace tokenizer (fx_next_word)
+and the cache prefetch hint (fx_prefetch).
 The C is in include/fx_text.h."""
 from libc.stdint cimport uint32_t, uint64_t
 
@@ -15,3 +16,4 @@ cdef extern from "fx_text.h" nogil:
     bint fx_find_u64(const uint64_t *a, Py_ssize_t n, uint64_t key, Py_ssize_t *at)
     bint fx_ascii_ci_prefix(const unsigned char *s, size_t n, const char *lit, size_t m)
     Py_ssize_t fx_next_word(const unsigned char *s, Py_ssize_t n, Py_ssize_t *k)
+    void fx_prefetch(const void *p)

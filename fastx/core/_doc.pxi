@@ -55,9 +55,13 @@ cdef enum:
     NF_P = 64            # <p>
     NF_BR = 128          # br / hr
     NF_PRE = 256         # inside (or is) a preformatted element: its text nodes hold their raw text
+    NF_ITEMPROP = 512    # the element has an itemprop attribute (microdata)
+    NF_HINT_ATTR = 1024  # it has a class, id or rel attribute (bylines, datelines): the metadata scan
+                         # reads the attributes of these two kinds of element only (_meta.pxi)
 
 NODE_FLAGS = {"link": NF_LINK, "in_link": NF_IN_LINK, "block": NF_BLOCK, "ws_before": NF_WS_BEFORE,
-              "ws_after": NF_WS_AFTER, "heading": NF_HEADING, "p": NF_P, "br": NF_BR, "pre": NF_PRE}
+              "ws_after": NF_WS_AFTER, "heading": NF_HEADING, "p": NF_P, "br": NF_BR, "pre": NF_PRE,
+              "itemprop": NF_ITEMPROP, "hint_attr": NF_HINT_ATTR}
 PRE_TAGS = ("pre", "textarea", "listing", "plaintext", "xmp")
 
 DROP_TAGS = ("script", "style", "noscript", "template", "iframe", "svg", "math", "object", "embed",
@@ -225,10 +229,13 @@ cdef inline bint _contains(const unsigned char *s, size_t n, const char *lit, si
     return False
 
 
-cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre) noexcept nogil:
+cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre, uint16_t *meta) noexcept nogil:
     """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
     one pass over the element's attributes; `style_pre` set when the inline style says
-    white-space: pre* (_style_bits).
+    white-space: pre* (_style_bits); `meta` gets NF_ITEMPROP when the element has an itemprop,
+    NF_HINT_ATTR when it has a class, id or rel (the names only are compared, as for the other
+    attributes: their values are not read here), so that the metadata scan reads no attribute
+    of the other elements.
 
     A `hidden` element whose id is "S:<n>" is a completed React streaming segment
     (React 18 server rendering: the inline $RC script moves it into its
@@ -247,6 +254,10 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre) noexcept nogil
             if (n == 2 and memcmp(s, b"id", 2) == 0 and a.value != NULL and a.value.length >= 3
                     and a.value.data[0] == 83 and a.value.data[1] == 58):      # "S:"
                 segment = True
+            if n == 8 and memcmp(s, b"itemprop", 8) == 0:
+                meta[0] |= NF_ITEMPROP
+            elif _meta_hint_attr(s, n):
+                meta[0] |= NF_HINT_ATTR
             if n == 5 and memcmp(s, b"style", 5) == 0:
                 bits = _style_bits(a)
                 if bits & 1:
@@ -371,7 +382,7 @@ cdef struct Builder:
     Py_ssize_t pre_pend   # preformatted whitespace waiting in buf for the next preformatted text, or -1
     int pre_blk           # a block element started or ended since the last text record
     int keep_noscript     # keep every <noscript> (a page whose content is only there: see build_doc)
-    uint64_t *skip        # the elements the walk does not enter (head, meta, link, script, hidden, ...)
+    uint64_t *skip        # the elements the walk does not enter (the head's, meta, link, script, hidden, ...)
     Py_ssize_t nskip      # in preorder: what the metadata scan reads there (_meta.pxi)
     Py_ssize_t skipcap
 
@@ -590,21 +601,26 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
     cdef fx_attr *a
     cdef uint32_t props
     cdef int32_t tag, parent, idx
-    cdef uint16_t inherited, fl
+    cdef uint16_t inherited, fl, mfl
     cdef bint descend, style_pre
     cdef Rec *r
     while node != NULL and not b.oom:
         descend = False
         style_pre = False
+        mfl = 0
         parent = b.stack[b.sp - 1] if b.sp > 0 else -1
         inherited = b.recs[parent].flags & (NF_IN_LINK | NF_PRE) if parent >= 0 else 0
         if node.type == LXB_ELEMENT:
             tag = _tag_of(node)
             props = _tag_props[tag] if tag < STATIC_LIMIT else 0
             if props & TP_HEAD:
-                # read <title> and the meta description, never count the head
+                # read <title> and the meta description, never count the head; each element of
+                # the head is noted for the metadata scan (an array it reads ahead in, where the
+                # head's sibling chain would be a cache miss after another)
                 child = node.first_child
                 while child != NULL:
+                    if child.type == LXB_ELEMENT:
+                        _skip_push(b, child)
                     if child.type == LXB_ELEMENT and child.local_name < STATIC_LIMIT:
                         if _tag_props[child.local_name] & TP_TITLE and title[0] == NULL:
                             title[0] = child
@@ -616,14 +632,13 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                                     desc[0] == NULL and _attr_value_eq_ci(a, b"og:description", 14)):
                                 desc[0] = child
                     child = child.next
-                _skip_push(b, node)
             elif props & TP_TITLE and title[0] == NULL:
                 title[0] = node          # a <title> lexbor placed in the body
                 _skip_push(b, node)
             elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node)
                                               or (b.keep_noscript and tag == _noscript_tag))
-                  and not _hidden(node, props, &style_pre)):
-                fl = inherited
+                  and not _hidden(node, props, &style_pre, &mfl)):
+                fl = inherited | mfl
                 if not (fl & NF_PRE) and (props & TP_PRE or style_pre):
                     fl |= NF_PRE         # a preformatted element: its text is kept raw
                     b.pre_pend = -1

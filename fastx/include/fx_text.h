@@ -56,4 +56,12 @@ static inline ptrdiff_t fx_next_word(const unsigned char *s, ptrdiff_t n, ptrdif
     return start;
 }
 
+/* A hint to load the cache line at p (no fault on any address): a pass that chases pointers into
+   lexbor's tree issues it a few elements ahead of their use (the metadata scan). */
+#if defined(__GNUC__) || defined(__clang__)
+#define fx_prefetch(p) __builtin_prefetch((const void *)(p))
+#else
+#define fx_prefetch(p) ((void)(p))
+#endif
+
 #endif

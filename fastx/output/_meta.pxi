@@ -104,21 +104,33 @@ cdef inline bint _meta_ci_has(const unsigned char *s, size_t n, const char *lit,
 
 
 # the words _meta_hint_name looks for (lower case, space-separated), and the first two letters of
-# each as a bit set over the 65,536 byte pairs: one table lookup rejects almost every position
+# each as a bit set over the 65,536 byte pairs: one table lookup rejects almost every position;
+# each word's place in the string, length and pair (_meta_pair_init) for the positions it passes
 cdef const char *_META_HINT_WORDS = b"author byline date publish posted writer username user-name time source"
 cdef uint8_t _META_PAIR[8192]
+DEF _META_HINT_MAX = 16
+cdef int _META_HINT_N = 0
+cdef size_t _META_HINT_AT[_META_HINT_MAX]
+cdef size_t _META_HINT_LEN[_META_HINT_MAX]
+cdef unsigned int _META_HINT_KEY[_META_HINT_MAX]
 
 
 cdef void _meta_pair_init():
+    global _META_HINT_N
     cdef const char *w = _META_HINT_WORDS
     cdef size_t i = 0
-    cdef int k
+    cdef unsigned int k
     memset(_META_PAIR, 0, sizeof(_META_PAIR))
-    while w[i]:
-        k = (<unsigned char>w[i] << 8) | <unsigned char>w[i + 1]
+    _META_HINT_N = 0
+    while w[i] and _META_HINT_N < _META_HINT_MAX:
+        k = (<unsigned int><unsigned char>w[i] << 8) | <unsigned char>w[i + 1]
         _META_PAIR[k >> 3] |= <uint8_t>(1 << (k & 7))
+        _META_HINT_AT[_META_HINT_N] = i
+        _META_HINT_KEY[_META_HINT_N] = k
         while w[i] and w[i] != 32:
             i += 1
+        _META_HINT_LEN[_META_HINT_N] = i - _META_HINT_AT[_META_HINT_N]
+        _META_HINT_N += 1
         while w[i] == 32:
             i += 1
 
@@ -127,28 +139,19 @@ cdef bint _meta_hint_name(const unsigned char *v, size_t n) noexcept nogil:
     """A class/id/rel value naming an author, byline, writer, user name, source or a date/time
     (one pass: a byte-pair table lookup at each position, the words of _META_HINT_WORDS compared
     only where the pair opens one)."""
-    cdef const char *w = _META_HINT_WORDS
-    cdef size_t i, j, m
+    cdef size_t i
+    cdef int j
     cdef unsigned int k
-    cdef unsigned char c, c1
     if n < 4:
         return False
     for i in range(n - 3):
-        c = v[i] | 32
-        c1 = v[i + 1] | 32
-        k = (<unsigned int>c << 8) | c1
+        k = (<unsigned int>(v[i] | 32) << 8) | (v[i + 1] | 32)
         if not (_META_PAIR[k >> 3] & (1 << (k & 7))):
             continue
-        j = 0
-        while w[j]:
-            m = 0
-            while w[j + m] and w[j + m] != 32:
-                m += 1
-            if <unsigned char>w[j] == c and <unsigned char>w[j + 1] == c1 and _meta_ci_at(v + i, n - i, w + j, m):
+        for j in range(_META_HINT_N):
+            if _META_HINT_KEY[j] == k and _meta_ci_at(v + i, n - i, _META_HINT_WORDS + _META_HINT_AT[j],
+                                                      _META_HINT_LEN[j]):
                 return True
-            j += m
-            while w[j] == 32:
-                j += 1
     return False
 
 
@@ -224,6 +227,8 @@ cdef void _meta_tag_walk(fx_node *root, _MetaWalk *st, dict metas, dict multi, l
     cdef list lst
     while node != NULL:
         descend = node.first_child != NULL
+        fx_prefetch(node.next)         # (loaded while this node is read: the next one is either)
+        fx_prefetch(node.first_child)
         if node.type == LXB_ELEMENT:
             # every tag looked for has a static lexbor id: a custom element's name is not hashed
             role = _meta_tag_role(node.local_name)
@@ -301,6 +306,13 @@ _META_ZH[9] = b"\xe8\xa8\x98\xe8\x80\x85"
 _META_ZH[10] = b"\xe5\x87\xba\xe5\xa4\x84"
 
 
+# the bytes that open a word _meta_byline_text looks for in a text's first bytes: p, w, u, a and
+# their capitals (the bytes whose value | 32 is one of those letters)
+cdef uint8_t _META_BYLINE_FIRST[256]
+for _meta_c in range(256):
+    _META_BYLINE_FIRST[_meta_c] = (_meta_c | 32) in (112, 119, 117, 97)
+
+
 cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
     """1 if a (short) text node opens an English byline/dateline, 2 if it holds a Chinese
     byline/dateline marker, 3 if it is a short text holding a year, 0 otherwise."""
@@ -314,15 +326,42 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
     if n >= 2 and (s[0] == 66 or s[0] == 98) and (s[1] == 121 or s[1] == 89) and (
             n == 2 or s[2] == 32 or s[2] == 58 or s[2] == 0xc2):     # "By", "by ", "BY:", "By&nbsp;"
         return 1
-    if _meta_ci_has(s, 16 if n > 16 else n, b"posted", 6) or _meta_ci_has(s, 16 if n > 16 else n, b"published", 9) \
-            or _meta_ci_has(s, 16 if n > 16 else n, b"written by", 10) or _meta_ci_has(s, 16 if n > 16 else n, b"updated", 7) \
-            or _meta_ci_has(s, 12 if n > 12 else n, b"author", 6):
-        return 1
-    for i in range(n - 5 if n > 5 else 0):
+    # "posted", "published", "written by", "updated" in the first 16 bytes, "author" in the first
+    # 12: one pass, each word compared where its first letter is
+    cdef size_t w16 = 16 if n > 16 else n, w12 = 12 if n > 12 else n, stop
+    cdef unsigned char c
+    cdef uint64_t word
+    for i in range(w16):
+        if not _META_BYLINE_FIRST[s[i]]:     # (most bytes: one lookup)
+            continue
+        c = s[i] | 32
+        if c == 112:                    # p
+            if _meta_ci_at(s + i, w16 - i, b"posted", 6) or _meta_ci_at(s + i, w16 - i, b"published", 9):
+                return 1
+        elif c == 119:                  # w
+            if _meta_ci_at(s + i, w16 - i, b"written by", 10):
+                return 1
+        elif c == 117:                  # u
+            if _meta_ci_at(s + i, w16 - i, b"updated", 7):
+                return 1
+        elif c == 97 and i < w12:       # a
+            if _meta_ci_at(s + i, w12 - i, b"author", 6):
+                return 1
+    # a Chinese marker (its first byte is 0xe4-0xe8) starting before the last 5 bytes; eight
+    # ASCII bytes at a time are passed over at once
+    stop = n - 5 if n > 5 else 0
+    i = 0
+    while i < stop:
+        if i + 8 <= stop:
+            memcpy(&word, s + i, 8)
+            if not (word & 0x8080808080808080ULL):
+                i += 8
+                continue
         if 0xe4 <= s[i] <= 0xe8:
             for k in range(11):
                 if memcmp(s + i, _META_ZH[k], 6) == 0:
                     return 2
+        i += 1
     while n > 0 and s[n - 1] <= 32:
         n -= 1
     if 6 <= n <= 48:
@@ -352,12 +391,47 @@ cdef inline bint _meta_hint_attr(const unsigned char *s, size_t an) noexcept nog
         or (an == 3 and memcmp(s, b"rel", 3) == 0)
 
 
+cdef inline void _meta_prefetch(const DocView *dv, Py_ssize_t i, Py_ssize_t n, uint16_t want) noexcept nogil:
+    """The loads of what the window loop will read of the elements marked `want` (NF_ITEMPROP,
+    NF_HINT_ATTR) ahead of Doc node i, issued early (prefetches: each a cache miss of lexbor's
+    tree otherwise, one after the other): the element 32 nodes ahead, its first attribute and its
+    class 16 ahead, their values 8 ahead, the class's bytes 4 ahead."""
+    cdef Py_ssize_t j
+    cdef fx_element *e
+    cdef fx_attr *a
+    j = i + 32
+    if j < n and dv.flags[j] & want:
+        fx_prefetch(<void *><uintptr_t>dv.ptr[j])
+    j = i + 16
+    if j < n and dv.flags[j] & want:
+        e = <fx_element *><uintptr_t>dv.ptr[j]
+        fx_prefetch(e.first_attr)
+        fx_prefetch(e.attr_class)
+    j = i + 8
+    if j < n and dv.flags[j] & want:
+        e = <fx_element *><uintptr_t>dv.ptr[j]
+        a = e.first_attr
+        if a != NULL:
+            fx_prefetch(a.value)
+        a = e.attr_class
+        if a != NULL and a != e.first_attr:
+            fx_prefetch(a.value)
+    j = i + 4
+    if j < n and dv.flags[j] & want:
+        a = (<fx_element *><uintptr_t>dv.ptr[j]).attr_class
+        if a != NULL and a.value != NULL:
+            fx_prefetch(a.value.data)
+
+
 cdef int _meta_hints_of(Doc doc, Py_ssize_t i, fx_node *node, int order, int n_hints, list out):
     """The hint records of element i (class/id/rel naming an author, byline or date: its text),
     while fewer than _META_MAX_HINTS are recorded; returns the new count."""
-    cdef fx_attr *a = (<fx_element *>node).first_attr
+    cdef fx_attr *a
     cdef const unsigned char *s
     cdef size_t an, vn
+    if not (doc.view.flags[i] & NF_HINT_ATTR):      # no class, id or rel (the Doc build's mark)
+        return n_hints
+    a = (<fx_element *>node).first_attr
     while a != NULL and n_hints < _META_MAX_HINTS:
         s = _attr_name(a, &an)
         if s != NULL and a.value != NULL and _meta_hint_attr(s, an):
@@ -385,7 +459,10 @@ def meta_scan_hints(Doc doc, tuple resume):
             if w < 0:
                 break
             if w > 0:
+                _meta_prefetch(&docv, i, n, NF_HINT_ATTR)
                 n_hints = _meta_hints_of(doc, i, <fx_node *><uintptr_t>docv.ptr[i], order, n_hints, out)
+        else:
+            _meta_prefetch(&docv, i, n, NF_HINT_ATTR)
         i += 1
     return out
 
@@ -409,7 +486,7 @@ def meta_scan(Doc doc):
     out = []
     cdef dict metas = {}
     cdef dict multi = {}
-    cdef Py_ssize_t n = doc.n, i, start = doc.body if doc.body >= 0 else 0, up
+    cdef Py_ssize_t n = doc.n, i, start = doc.body if doc.body >= 0 else 0, up, nskip
     cdef DocView docv = doc.view
     cdef _MetaWalk st
     cdef bytes skip = doc._skipped
@@ -419,7 +496,7 @@ def meta_scan(Doc doc):
         return metas, multi, out
     cdef const uint64_t *skipped = <const uint64_t *>PyBytes_AS_STRING(skip)
     # lexbor's tree where the Doc build did not go: <html> (the Doc's root), then, in page
-    # order, every element the build noted without entering it (the head, meta, link, base,
+    # order, every element the build noted without entering it (the head's elements, meta, link, base,
     # script and other dropped or hidden elements): what a walk of the whole tree would find
     memset(&st, 0, sizeof(st))
     if n > 0 and _meta_tag_role(<uintptr_t>docv.tag[0]) == _META_T_HTML:
@@ -427,12 +504,19 @@ def meta_scan(Doc doc):
         val = _meta_attr(node, b"lang", 4) or _meta_attr(node, b"xml:lang", 8)
         if val:
             out.append((3, "html", val, 0))
-    for i in range(len(skip) // 8):
+    nskip = len(skip) // 8
+    for i in range(nskip):
+        # (each an element: its node loaded 4 ahead, its first attribute 2 ahead)
+        if i + 4 < nskip:
+            fx_prefetch(<void *><uintptr_t>skipped[i + 4])
+        if i + 2 < nskip:
+            fx_prefetch((<fx_element *><uintptr_t>skipped[i + 2]).first_attr)
         _meta_tag_walk(<fx_node *><uintptr_t>skipped[i], &st, metas, multi, out)
     cdef fx_attr *a
     cdef int role
     cdef int order = 0, h1_at = -1, n_items = 0, n_hints = 0, n_texts = 0, n_times = 0, n_h1 = 0
     cdef int n_years = 0
+    cdef uint16_t fl, want = NF_ITEMPROP | NF_HINT_ATTR
     cdef bint near = False
     cdef size_t an, vn, tlen
     cdef const unsigned char *s
@@ -471,6 +555,8 @@ def meta_scan(Doc doc):
                 continue
             if resume_i < 0 and order > hint_limit:
                 resume_i, resume_order, resume_hints = i, order, n_hints
+                want = NF_ITEMPROP
+            _meta_prefetch(&docv, i, n, want)
             node = <fx_node *><uintptr_t>docv.ptr[i]
             role = _meta_tag_role(<uintptr_t>docv.tag[i])
             if role == _META_T_TIME and n_times < _META_MAX_TIMES:
@@ -478,7 +564,12 @@ def meta_scan(Doc doc):
                 out.append((5, val or "", _meta_doc_text(doc, i, 80), order))
                 n_times += 1
             # one pass over the attributes: itemprop, and (near the h1) class/id/rel naming an
-            # author or date
+            # author or date; only of the elements the Doc build marked as having one of these
+            # attributes (NF_ITEMPROP, NF_HINT_ATTR: past the h1's neighbourhood, where only
+            # itemprops are read here, no attribute of the others is: a cache miss each)
+            fl = docv.flags[i]
+            if not (fl & NF_ITEMPROP or (fl & NF_HINT_ATTR and resume_i < 0 and n_hints < _META_MAX_HINTS)):
+                continue
             a = (<fx_element *>node).first_attr
             while a != NULL:
                 s = _attr_name(a, &an)
@@ -506,6 +597,7 @@ def meta_scan(Doc doc):
                             n_hints += 1
                 a = a.next
         elif docv.kind[i] == 3 and near and i > start and (n_texts < _META_MAX_TEXTS or n_years < _META_MAX_YEARS):
+            _meta_prefetch(&docv, i, n, want)
             tlen = <size_t>docv.text_len[i]
             if 0 < tlen <= 400:
                 bl = _meta_byline_text(docv.text_buf + docv.text_off[i], tlen)
@@ -1117,13 +1209,45 @@ from urllib.parse import urljoin as _meta_urljoin, urlsplit as _meta_urlsplit
 # month names costs a hundred tries at every position)
 _META_WORD_RE = r"[^\W\d_]{3,10}"
 _META_RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
-_META_RE_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+)")
+
+
+cdef inline Py_ssize_t _meta_run(str s, Py_ssize_t i, Py_ssize_t n, str stops):
+    """The end of the run of s[i:n] holding none of the characters `stops`."""
+    while i < n and s[i] not in stops:
+        i += 1
+    return i
 
 
 def _meta_host(url):
-    """The host of an absolute URL, lower-cased (a regex: urlsplit costs ten times more)."""
-    m = _META_RE_HOST.match(url) if url else None
-    return m[1].lower() if m else None
+    """The host of an absolute URL, lower-cased: what the regular expression
+    [A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+) matches at its start gives (a scheme, "://",
+    user information up to an "@", then the host up to "/", "?", "#" or ":"; without the user
+    information when no host follows it), read in one pass (urlsplit costs ten times more)."""
+    cdef str u
+    cdef Py_ssize_t i = 1, j, e, n
+    cdef unsigned int c
+    if not url:
+        return None
+    u = url
+    n = len(u)
+    c = <Py_UCS4>u[0]
+    if not (97 <= (c | 32) <= 122 and c < 128):
+        return None
+    while i < n:
+        c = <Py_UCS4>u[i]
+        if not ((97 <= (c | 32) <= 122 and c < 128) or 48 <= c <= 57 or c == 43 or c == 46 or c == 45):
+            break
+        i += 1
+    if not u.startswith("://", i):
+        return None
+    i += 3
+    j = _meta_run(u, i, n, "/?#@")
+    if j < n and u[j] == "@":
+        e = _meta_run(u, j + 1, n, "/?#:")
+        if e > j + 1:
+            return u[j + 1:e].lower()
+    e = _meta_run(u, i, n, "/?#:")
+    return u[i:e].lower() if e > i else None
 
 
 @cython.wraparound(True)
@@ -1179,22 +1303,30 @@ def meta_strip_site_suffix(title, sitename = None, host = None,
     if len(parts) < 2:
         return title
     keys = _meta_site_keys(sitename, host) | names if names else _meta_site_keys(sitename, host)
-
-    def is_site(p):
-        k = meta_key(p)
-        if host and _meta_initials(p) in keys:       # "Occupational Safety and Health Administration" on osha.gov
-            return True
-        return bool(k) and any(k == s or (len(s) >= 4 and (s in k and len(k) <= len(s) + 12)) for s in keys)
-
-    if is_site(parts[-1]):
+    if _meta_is_site(parts[-1], keys, host):
         rest = title[:title.rfind(parts[-1])]
         return _meta_strip_trailing_sep(rest)
-    if is_site(parts[0]):
+    if _meta_is_site(parts[0], keys, host):
         return meta_clean(title[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
     last = parts[-1]
     if len(last.split()) <= 4 and len(title) - len(last) > len(last) and len(parts[0].split()) >= 3:
         return _meta_strip_trailing_sep(title[:title.rfind(last)])
     return title
+
+
+cdef bint _meta_is_site(str p, keys, host):
+    """A part of a title names the site: its key is one of `keys` (or holds one of at least 4
+    characters, with at most 12 more), or, with a host, its initials are one ("Occupational
+    Safety and Health Administration" on osha.gov)."""
+    cdef str k = meta_key(p)
+    if host and _meta_initials(p) in keys:
+        return True
+    if not k:
+        return False
+    for s in keys:
+        if k == s or (len(s) >= 4 and (s in k and len(k) <= len(s) + 12)):
+            return True
+    return False
 
 
 _META_MINOR_WORDS = frozenset(("of", "and", "the", "for", "in", "on", "at", "to", "&", "de", "du", "des", "la", "le", "für", "und"))
@@ -1212,10 +1344,18 @@ def _meta_initials(p):
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def _meta_strip_trailing_sep(s):
-    return _META_TRAILING_SEP.sub("", s).strip()
+    """`s` without the separator that ends it (and the whitespace around), stripped: what
+    re.sub(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$", "", s).strip() gives (the expression tried
+    a match at every position: ten times the cost)."""
+    t = s.rstrip()
+    for sep in _META_TRAILING_SEPS:
+        if t.endswith(sep):
+            return t[:len(t) - len(sep)].strip()
+    return s.strip()
 
 
-_META_TRAILING_SEP = re.compile(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$")
+# "::" before ":" (the longer separator is the one removed, as the expression's alternation did)
+_META_TRAILING_SEPS = ("::", "|", "-", "–", "—", "·", "•", "»", "/", ":")
 
 
 
@@ -1250,17 +1390,31 @@ _META_JSON_LINE_COMMENT = re.compile(r"^\s*//.*$", re.M)
 _META_JSON_TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 
-# one decoder for every script: json.loads(t, strict=False) builds a JSONDecoder per call
+# one decoder for every script: json.loads(t, strict=False) builds a JSONDecoder per call; its
+# scanner (C) is called directly, as JSONDecoder.decode does (two Python frames fewer per script)
 _META_JSON_DECODER = _meta_json.JSONDecoder(strict=False)
+_META_JSON_SCAN = _META_JSON_DECODER.scan_once
 
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_json_loads(t):
-    """json.loads(t, strict=False) (raw control characters allowed in strings)."""
+def _meta_json_loads(str t):
+    """json.loads(t, strict=False) (raw control characters allowed in strings): the value
+    between JSON whitespace, ValueError when there is none or more follows."""
+    cdef Py_ssize_t i = 0, n = len(t), end
     if t.startswith("\ufeff"):
         raise ValueError("Unexpected UTF-8 BOM")          # as json.loads
-    return _META_JSON_DECODER.decode(t)
+    while i < n and t[i] in " \t\n\r":
+        i += 1
+    try:
+        obj, end = _META_JSON_SCAN(t, i)
+    except StopIteration:
+        raise ValueError("Expecting value") from None
+    while end < n and t[end] in " \t\n\r":
+        end += 1
+    if end != n:
+        raise ValueError("Extra data")
+    return obj
 
 
 @cython.wraparound(True)
@@ -1382,12 +1536,15 @@ def _meta_split_names(s):
     s = meta_clean(s)
     if not s:
         return []
-    s = _META_BY.sub("", s)
+    # (each expression is tried only on a text that may hold what it needs: _meta_lacks)
+    if not _meta_lacks(s, ("by",)):
+        s = _META_BY.sub("", s)
     if _META_HAS_DIGIT.search(s):
         s = _meta_cut_date_tail(s)              # "Jane Doe, March 3, 2025" (dates have digits)
-    else:
+    elif not _meta_lacks(s, ("posted", "published", "updated")):
         s = _META_STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
-    s = _META_AUTHOR_LABEL.sub("", s)
+    if ":" in s or "：" in s:
+        s = _META_AUTHOR_LABEL.sub("", s)
     names = []
     for p in _META_NAME_SPLIT.split(s):
         p = p.strip(" .:-–—|\"'()[]")
@@ -1488,9 +1645,19 @@ def _meta_meta_groups(metas):
     """The page's <meta> names of each field group, in the group's order of trust."""
     found = {}
     for k in metas:
-        for g, i in _META_META_GROUPS.get(k, ()):
-            found.setdefault(g, []).append((i, k))
-    return {g: [k for _, k in sorted(v)] for g, v in found.items()}
+        gs = _META_META_GROUPS.get(k)
+        if gs is not None:
+            for g, i in gs:
+                v = found.get(g)
+                if v is None:
+                    found[g] = [(i, k)]
+                else:
+                    v.append((i, k))
+    for g, v in found.items():
+        if len(v) > 1:
+            v.sort()
+        found[g] = [k for _, k in v]
+    return found
 
 
 @cython.wraparound(True)
@@ -1559,8 +1726,10 @@ def meta_resolve(doc, url, cls):
     # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
     main = None
     page_obj = None
+    ld_types = []                   # each object's types, read once
     for o in ld:
         ts = _meta_types(o)
+        ld_types.append(ts)
         if main is None and any(t in _META_ARTICLE_TYPES and t not in _META_PAGE_TYPES for t in ts):
             main = o
         if page_obj is None and any(t in _META_PAGE_TYPES for t in ts):
@@ -1576,8 +1745,8 @@ def meta_resolve(doc, url, cls):
         return False
 
     # ---- site name (needed to strip the title's suffix)
-    for o in ld:
-        if "website" in _meta_types(o) and isinstance(o.get("name"), str):
+    for o, ts in zip(ld, ld_types):
+        if "website" in ts and isinstance(o.get("name"), str):
             set_("sitename", meta_clean(o["name"]), "json-ld")
             break
     if md.sitename is None and main is not None:
@@ -1804,8 +1973,10 @@ _META_BCP47 = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
+@_meta_functools.lru_cache(maxsize=1024)
 def _meta_bcp47(s):
-    """A language tag as BCP 47: "en_US" -> "en-US", "EN" -> "en"; junk -> None."""
+    """A language tag as BCP 47: "en_US" -> "en-US", "EN" -> "en"; junk -> None (each value
+    worked out once: the tags pages give are few)."""
     if not s:
         return None
     s = s.strip().replace("_", "-")
@@ -1994,7 +2165,8 @@ def _meta_byline_names(raw, single_words = False):
             continue
         if not expect:
             break
-        line = _META_BY.sub("", line)
+        if not _meta_lacks(line, ("by",)):
+            line = _META_BY.sub("", line)
         found = [n for n in map(_meta_trim_role, _meta_split_names(line)) if n and not n.startswith((".", "/")) and (
                  _meta_name_like(n) and (single_words or len(n.split()) >= 2) and len(n) >= 2
                  and (single_words or not any(c.isdigit() for c in n))
@@ -2010,8 +2182,36 @@ def _meta_byline_names(raw, single_words = False):
 
 # class/id/rel values naming an author's element, and those naming its picture, bio, label or
 # a comment's author instead (searched in the value, case ignored)
-_META_AUTHOR_HINT = re.compile(r"author|byline|writer|user-?name", re.I)
-_META_NOT_AUTHOR_HINT = re.compile(r"avatar|bio|image|img|photo|desc|social|title|label|box|comment|reply|quote", re.I)
+# words of a class/id naming an author, and of one naming something else beside it (an avatar, a
+# title): searched case-insensitively (_meta_has_word)
+_META_AUTHOR_WORDS = ("author", "byline", "writer", "username", "user-name")
+_META_NOT_AUTHOR_WORDS = ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label", "box",
+                          "comment", "reply", "quote")
+_META_AUTHOR_HINT = re.compile("|".join(_META_AUTHOR_WORDS), re.I)
+_META_NOT_AUTHOR_HINT = re.compile("|".join(_META_NOT_AUTHOR_WORDS), re.I)
+
+
+cdef bint _meta_lacks(str s, tuple words):
+    """s is ASCII and holds none of the (lower-case) `words`, case ignored: a case-insensitive
+    expression that needs one of them cannot match it (a text that is not ASCII may: re.I folds
+    ſ to s, K to k ...)."""
+    cdef str low
+    if not s.isascii():
+        return False
+    low = s.lower()
+    for w in words:
+        if w in low:
+            return False
+    return True
+
+
+cdef bint _meta_has_word(str s, tuple words, pattern):
+    """`pattern` (`words` joined by "|", re.I) finds one of the words in s: for an ASCII s, a
+    substring test of the lower-cased text (the same answer, without the expression's
+    case-insensitive try at every position: _meta_lacks); other text is searched with it."""
+    if s.isascii():
+        return not _meta_lacks(s, words)
+    return pattern.search(s) is not None
 
 
 # the visible candidates tried, nearest the headline first: a byline or dateline further away
@@ -2039,7 +2239,8 @@ def _meta_byline_author(hints, texts, link_author, h1s, md):
     h1_order = h1s[0][1] if h1s else 0
     entries = []
     for key, raw, order in hints:
-        if _META_AUTHOR_HINT.search(key) is not None and _META_NOT_AUTHOR_HINT.search(key) is None:
+        if _meta_has_word(key, _META_AUTHOR_WORDS, _META_AUTHOR_HINT) \
+                and not _meta_has_word(key, _META_NOT_AUTHOR_WORDS, _META_NOT_AUTHOR_HINT):
             key = key.lower()
             entries.append((order < h1_order, abs(order - h1_order), 0, raw, "username" in key or "user-name" in key))
     for key, raw, order in texts:
@@ -2071,7 +2272,7 @@ def _meta_byline_author(hints, texts, link_author, h1s, md):
                 names = _meta_zh_names(m)
                 if names:
                     return _meta_join_names(names)
-            if _META_BY.match(t) and len(t) < 120:
+            if len(t) < 120 and not _meta_lacks(t, ("by",)) and _META_BY.match(t):
                 names = [n for n in map(_meta_trim_role, _meta_split_names(t)) if n and _meta_name_like(n)]
                 if names:
                     return _meta_join_names(names)
@@ -2085,7 +2286,8 @@ def _meta_byline_author(hints, texts, link_author, h1s, md):
 
 
 _META_UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
-_META_NOT_DATELINE = re.compile(r"comment|related|footer|copyright", re.I)       # class/id of other items' dates
+_META_NOT_DATELINE_WORDS = ("comment", "related", "footer", "copyright")     # class/id of other items' dates
+_META_NOT_DATELINE = re.compile("|".join(_META_NOT_DATELINE_WORDS), re.I)
 
 
 @cython.wraparound(True)
@@ -2108,7 +2310,8 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
             entries.append((dist, 1, key, raw))
     for key, raw, order in hints:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) and _META_NOT_DATELINE.search(key) is None:
+        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) \
+                and not _meta_has_word(key, _META_NOT_DATELINE_WORDS, _META_NOT_DATELINE):
             entries.append((dist, 2, "", raw))
     for raw, order in years:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)

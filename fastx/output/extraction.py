@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _core
 from ..core.parse import Doc
+from .metadata import extract_metadata
 
 if TYPE_CHECKING:
     from .metadata import Metadata
@@ -39,7 +40,6 @@ class Extraction:
         """Page metadata (fastx.metadata.Metadata: title, author, date, ... and where each came
         from in `.source`), computed on first access."""
         if self._metadata is None:
-            from .metadata import extract_metadata
             self._metadata = extract_metadata(self.doc, self.url)
         return self._metadata
 
