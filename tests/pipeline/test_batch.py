@@ -13,7 +13,7 @@ from fastx.batch import BatchStats, Page, extract_many
 
 PAGE = ("<html><head><title>{t}</title></head><body><nav><a href=/>Home</a> <a href=/a>About</a></nav>"
         "<article><h1>{t}</h1><p>Paragraph {t} of the article, long enough to be the main content. "
-        "It has sentences, commas, and full stops.</p></article></body></html>")
+        "It has sentences, commas, and full stops. " * 5 + "</p></article></body></html>")
 
 # Registered in each worker by `initializer=exec`: a method that misbehaves on cue (pages titled
 # HANG / CRASH / EXIT), standing in for a page that hangs or crashes the parser.

@@ -181,8 +181,11 @@ def test_explain_default_reasons_agree_with_the_keep_mask():
     p = e["P(keep)"]
     scored = ~np.isnan(p)
     assert scored.any()
-    assert np.array_equal(keep[scored], p[scored] >= e["threshold"])
+    assert (keep[scored] >= (p[scored] >= e["threshold"])).all()     # every unit at the threshold is kept
     assert not keep[~scored].any()
+    # a unit kept below the threshold (a page rule) says why
+    for i in np.flatnonzero(scored & keep & (p < e["threshold"]))[:20]:
+        assert "kept all the same" in e["reasons"][e["reason"][i]]
     # every scored node's reason names its probability and the features that moved it
     for i in np.flatnonzero(scored)[:20]:
         text = e["reasons"][e["reason"][i]]
