@@ -7,7 +7,7 @@
     python benchmarks/fuzz.py shapes --sizes 20,50              # hostile shapes: time, RSS vs selectolax
 
 The target (`one_input`) feeds fastx.extract / fastx.parse with what a fuzzer
-hands it, steered by the first two bytes: raw bytes, str with lone
+hands it (and reads every output of the result: cleaned HTML, Markdown, metadata, to_dict), steered by the first two bytes: raw bytes, str with lone
 surrogates, text re-encoded in one of 25 codecs, junk encoding hints, the
 input wrapped in up to 960 (1 in 16: up to 102,400) levels of one of 24 nesting shapes, or every
 registered method on one parse.  The only acceptable outcomes are a result
@@ -140,6 +140,9 @@ def one_input(data: bytes) -> None:
             return
         r = fastx.extract(html, **({"method": method} if method else {}), **kw)
         assert isinstance(r.text, str) and isinstance(r.title, str)
+        # every output of the result: cleaned HTML, Markdown, the metadata and the flat record
+        assert isinstance(r.html, str) and isinstance(r.markdown, str)
+        assert isinstance(r.metadata.as_flat(), dict) and isinstance(r.to_dict(html=True, markdown=True), dict)
     except fastx.FastxError:
         pass
 
