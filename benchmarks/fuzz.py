@@ -7,7 +7,8 @@
     python benchmarks/fuzz.py shapes --sizes 20,50              # hostile shapes: time, RSS vs selectolax
 
 The target (`one_input`) feeds fastx.extract / fastx.parse with what a fuzzer
-hands it (and reads every output of the result: cleaned HTML, Markdown, metadata, to_dict), steered by the first two bytes: raw bytes, str with lone
+hands it (and reads every output of the result: cleaned HTML, Markdown,
+metadata, to_dict), steered by the first two bytes: raw bytes, str with lone
 surrogates, text re-encoded in one of 25 codecs, junk encoding hints, the
 input wrapped in up to 960 (1 in 16: up to 102,400) levels of one of 24 nesting shapes, or every
 registered method on one parse.  The only acceptable outcomes are a result
