@@ -214,24 +214,16 @@ class DefaultModel:
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":
-        path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                one_stage = "version" in z.files and int(z["version"]) == 3      # before the context stage
-                a = {k: z[k] for k in _ARRAYS if not (one_stage and k.startswith("first_"))}
-        except (OSError, ValueError, KeyError) as exc:
-            raise ModelError(f"cannot read the default model {path}: {exc}; regenerate it with "
-                             "`python benchmarks/train.py`") from exc
-        if one_stage:
-            a["first_feat"] = a["first_thr"] = a["first_leaf"] = np.zeros((0, 0))
-            a["version"] = np.int32(MODEL_VERSION)
-        if int(a["version"]) != MODEL_VERSION:
-            raise ModelError(f"{path} is model version {int(a['version'])}, fastx reads version {MODEL_VERSION}; "
-                             "regenerate it with `python benchmarks/train.py`")
+        def one_stage(a: dict) -> dict:         # a version-3 file: before the context stage
+            if "version" in a and int(a["version"]) == 3:
+                a.update(first_feat=np.zeros((0, 0)), first_thr=np.zeros((0, 0)), first_leaf=np.zeros((0, 0)),
+                         version=np.int32(MODEL_VERSION))
+            return a
+        a = _page_type.read_model_file(path, "default model", _ARRAYS, MODEL_VERSION, one_stage)
         names = tuple(_core.FEATURE_NAMES) + (tuple(_core.CONTEXT_FEATURE_NAMES) if a["first_feat"].size else ())
         if tuple(str(s) for s in a["feature_names"]) != names:
             raise ModelError(f"{path} was trained on other features than this build computes; "
-                             "regenerate it with `python benchmarks/train.py`")
+                             + _page_type.REGENERATE)
         return cls(a["depth"], a["feat"], a["thr"], a["leaf"], a["threshold"], a["exit_at"], a["exit_margin"],
                    a["page_threshold"], a["type_thresholds"], (a["first_feat"], a["first_thr"], a["first_leaf"]))
 

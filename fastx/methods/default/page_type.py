@@ -91,6 +91,30 @@ def page_row(doc, row) -> np.ndarray:
     return _core.page_type_row(doc, row)
 
 
+REGENERATE = "regenerate it with `python benchmarks/train.py`"
+
+
+def read_model_file(path: "str | Path", what: str, names, version: int, upgrade=None) -> dict:
+    """The arrays `names` and ``version`` of a model file (numpy ``.npz``, no pickles; the default
+    model's and the page-type model's), checked: a ModelError naming `what` when the file cannot
+    be read, lacks an array or is another version.  `upgrade(arrays)` may first bring an older
+    file's arrays to `version`."""
+    try:
+        with np.load(Path(path), allow_pickle=False) as z:
+            a = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read the {what} {path}: {exc}; {REGENERATE}") from exc
+    if upgrade is not None:
+        a = upgrade(a)
+    missing = [k for k in (*names, "version") if k not in a]
+    if missing:
+        raise ModelError(f"cannot read the {what} {path}: no {', '.join(missing)}; {REGENERATE}")
+    if int(a["version"]) != version:
+        raise ModelError(f"{path} is {what} version {int(a['version'])}, fastx reads version {version}; "
+                         + REGENERATE)
+    return a
+
+
 class PageTypeModel:
     """One complete-tree ensemble per page type (see the module docstring)."""
 
@@ -125,20 +149,12 @@ class PageTypeModel:
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "PageTypeModel":
-        path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                a = {k: z[k] for k in ("depth", "feat", "thr", "leaf", "feature_names", "types", "version")}
-        except (OSError, ValueError, KeyError) as exc:
-            raise ModelError(f"cannot read the page-type model {path}: {exc}; regenerate it with "
-                             "`python benchmarks/train.py`") from exc
-        if int(a["version"]) != MODEL_VERSION:
-            raise ModelError(f"{path} is page-type model version {int(a['version'])}, fastx reads "
-                             f"version {MODEL_VERSION}; regenerate it with `python benchmarks/train.py`")
+        a = read_model_file(path, "page-type model", ("depth", "feat", "thr", "leaf", "feature_names", "types"),
+                            MODEL_VERSION)
         if tuple(str(s) for s in a["feature_names"]) != FEATURE_NAMES \
                 or tuple(str(s) for s in a["types"]) != PAGE_TYPES:
             raise ModelError(f"{path} was trained on other page features or types than this build has; "
-                             "regenerate it with `python benchmarks/train.py`")
+                             + REGENERATE)
         return cls(a["depth"], a["feat"], a["thr"], a["leaf"])
 
     def save(self, path: "str | Path") -> None:
