@@ -784,7 +784,8 @@ cdef class Doc:
     cdef readonly Py_ssize_t body
     cdef readonly object url
     cdef dict _cache
-    cdef bytes _skipped         # lexbor pointers (uint64) of the elements the build did not enter
+    cdef bytes _skipped         # lexbor pointers (uint64) of the elements the build did not enter (the head's
+                                # elements, scripts, hidden ...), in page order: the metadata scan walks them
 
     @property
     def cache(self):

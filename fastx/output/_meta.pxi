@@ -187,7 +187,7 @@ cdef str _meta_doc_text(Doc d, Py_ssize_t i, size_t limit):
             memcpy(buf + k, dv.text_buf + dv.text_off[j], take)
             k += take
         j += 1
-    return (<bytes>buf[:k]).decode("utf-8", "ignore")
+    return (<const char *>buf)[:k].decode("utf-8", "ignore")
 
 
 # ---- lexbor's tree: <meta>, <link>, <base>, <html lang> and JSON-LD <script> wherever they are
@@ -1125,16 +1125,19 @@ cpdef str meta_clean(s):
 
 cpdef str meta_key(str s):
     """A comparison key: `s` case-folded, without punctuation, spaces and "_" (re.sub(r"[\\W_]+",
-    "", s.casefold())); ASCII in C, other text through str.casefold."""
+    "", s.casefold())); ASCII in C (read in place, the key written on the stack unless long),
+    other text through str.casefold."""
     if not s.isascii():
         return _META_NONWORD.sub("", s.casefold())
-    cdef bytes b = s.encode("ascii")
-    cdef const unsigned char *p = b
-    cdef Py_ssize_t i, o = 0, n = len(b)
+    cdef const unsigned char *p = <const unsigned char *>PyUnicode_DATA(s)      # (ASCII: one byte each)
+    cdef Py_ssize_t i, o = 0, n = len(s)
     cdef unsigned char c
-    cdef unsigned char *buf = <unsigned char *>malloc(n + 1)
-    if buf == NULL:
-        raise MemoryError()
+    cdef unsigned char small[256]
+    cdef unsigned char *buf = small
+    if n > 256:
+        buf = <unsigned char *>malloc(n)
+        if buf == NULL:
+            raise MemoryError()
     try:
         for i in range(n):
             c = p[i]
@@ -1144,9 +1147,10 @@ cpdef str meta_key(str s):
             elif (97 <= c <= 122) or (48 <= c <= 57):
                 buf[o] = c
                 o += 1
-        return buf[:o].decode("ascii")
+        return (<const char *>buf)[:o].decode("ascii")
     finally:
-        free(buf)
+        if buf != small:
+            free(buf)
 
 
 cdef inline int _meta_sep_len(const _MetaU *u, Py_ssize_t j) noexcept nogil:
