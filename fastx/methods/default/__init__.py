@@ -194,23 +194,14 @@ class DefaultModel:
         cut = self._cuts[0] if threshold is None else logit(threshold)
         page_cut = self._cuts[1] if page_threshold is None else logit(page_threshold)
         own = threshold is None and page_threshold is None     # the model's own decisions
-        types = _page_type.shipped() if page_types is None else page_types
-        cuts = self._type_cuts if own else None
-        # the rule relative to the best unit: the kernel scores a page of REL_TYPES without early
-        # exit (exact probabilities) and applies it; other pages keep the early exit
+        # the page rules apply with the model's own thresholds: a collection or listing is scored
+        # without early exit (exact probabilities), a starved page again by every tree (self._all_trees)
         rel = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REL_TYPES)
-        rel_best = REL_BEST if own else 0.0
-        keep = _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6, types, cuts, own, self._first,
-                                  math.inf, 0.0, rel_best, REL_SHARE, rel)
-        if own and keep.any():
-            # a starved page is scored again by every tree, the kernel deciding with exact scores
-            # (the other pages pay nothing)
-            text = (np.asarray(doc.kind) == _core.KIND_TEXT) & (keep > 0)
-            if int(np.asarray(doc.words)[text].sum()) < STARVED_WORDS:
-                keep = _core.default_keep(doc, self._all_trees, cut, page_cut, headline, 0.6, types, cuts, own,
-                                          self._first, logit(STARVED_THRESHOLD), STARVED_WORDS, rel_best,
-                                          REL_SHARE, rel)
-        return keep
+        return _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6,
+                                  _page_type.shipped() if page_types is None else page_types,
+                                  self._type_cuts if own else None, own, self._first,
+                                  logit(STARVED_THRESHOLD), STARVED_WORDS if own else 0.0,
+                                  REL_BEST if own else 0.0, REL_SHARE, rel, self._all_trees)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":

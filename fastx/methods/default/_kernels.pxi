@@ -1047,7 +1047,8 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
                           double cut=0.0, double page_cut=0.0, bint headline=True, double min_overlap=0.6,
                           bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
-                          double rel_best=0.0, double rel_share=0.0, int rel_types=-1):
+                          double rel_best=0.0, double rel_share=0.0, int rel_types=-1,
+                          double *words_out=NULL):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1117,6 +1118,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef uint8_t *ub = NULL
     cdef double *zall = NULL
     cdef Py_ssize_t nexit = model.nexit if model is not None else 0
+    cdef double words = -1.0
     cdef uint8_t *kp
     cdef _GbtKeepState ks
     cdef _GbtMemo memo
@@ -1236,6 +1238,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
         if model is not None:
             keep = np.zeros(n, dtype=np.uint8)
             if m == 0:
+                if words_out != NULL:
+                    words_out[0] = -1.0
                 return keep
             if page_types is not None:
                 probs = page_types(d, page_arr)
@@ -1279,7 +1283,10 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
             return unit_of_arr, units_arr, X_arr, page_arr
         kp = <uint8_t *>cnp.PyArray_DATA(keep)
         with nogil:
-            _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_words, m, rel_best, rel_share)
+            words = _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_words, m, rel_best,
+                                   rel_share)
+        if words_out != NULL:
+            words_out[0] = words
         return keep
     finally:
         _gbt_groups_free(&groups)
@@ -2105,28 +2112,32 @@ cdef void _gbt_keep_block(_GbtKeepState *s, const float *X, const double *z, Py_
                     s.bestw[j] = x[_GF_U + 3]
 
 
-cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, const int32_t *unit_of,
-                         bint headline, bint fallback, uint8_t *keep, double starved_words,
-                         Py_ssize_t m, double rel_best, double rel_share) noexcept nogil:
+cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, const int32_t *unit_of,
+                           bint headline, bint fallback, uint8_t *keep, double starved_words,
+                           Py_ssize_t m, double rel_best, double rel_share) noexcept nogil:
     """The node mask of default_keep from the units' bits (_gbt_keep_block): nothing when no
     unit reaches the page cut, else the units at or above the cut (CETD's selection when none
     is and `fallback`) and the headline (`headline`); when those hold fewer than
     `starved_words` words (a starved page) and any, the units reaching the low cut as well;
     with the units' log-odds kept (s.zall) and the best unit's probability p* under `rel_best`,
-    the units whose probability reaches rel_share * p* as well; a node is kept with its unit."""
+    the units whose probability reaches rel_share * p* as well; a node is kept with its unit.
+    Returns the words of the units kept by the cut (or CETD's selection) and the headline; -1
+    when nothing is."""
     cdef Py_ssize_t i
     cdef int j = 1 if s.any_page and not s.any_unit and fallback else 0
     cdef double words = s.words[j], pbest, low
     cdef uint8_t take = 1 << j
     if not s.any_page:
-        return
+        return -1.0
     if headline and not s.titled[j] and s.first[j] > 0 and s.best[j] >= 0:
         ub[s.best[j]] |= 1 << j
         words += s.bestw[j]
-    if (s.first[j] >= 0 or s.best[j] >= 0) and words < starved_words:
+    if s.first[j] < 0:
+        words = -1.0                # nothing kept: no page rule
+    if words >= 0 and words < starved_words:
         take |= 4
     pbest = 1.0 / (1.0 + exp(-s.zmax))
-    if s.zall != NULL and (s.first[j] >= 0 or s.best[j] >= 0) and pbest < rel_best and rel_share > 0:
+    if s.zall != NULL and words >= 0 and pbest < rel_best and rel_share > 0:
         low = rel_share * pbest
         low = log(low / (1.0 - low))
         for i in range(m):
@@ -2136,12 +2147,13 @@ cdef void _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, cons
     for i in range(n):
         if unit_of[i] >= 0:
             keep[i] = 1 if ub[unit_of[i]] & take else 0
+    return words
 
 
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
                  bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
-                 double rel_best=0.0, double rel_share=0.0, int rel_types=-1):
+                 double rel_best=0.0, double rel_share=0.0, int rel_types=-1, _GbtModel full=None):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
@@ -2154,17 +2166,27 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `first`: a first-stage ensemble; `model` is then the context stage, scoring the
     `default_context` rows built from the first stage's log-odds (stacking).
     `low_cut`, `starved_words`: a page whose kept units (with the headline) hold fewer than
-    `starved_words` words keeps the units reaching `low_cut` as well; the early exit then
-    also waits near `low_cut`, so those decisions are the full ensemble's.
+    `starved_words` words keeps the units reaching `low_cut` as well; given `full` (the same
+    trees without early exit), the page is scored with `model` first and, only when it is
+    starved, again with `full` (exact scores near `low_cut`); else the early exit waits near
+    `low_cut` too.
     `rel_best`, `rel_share`: a page whose best unit's probability p* is under `rel_best` keeps
     the units reaching rel_share * p* as well, if its most probable type is in the bit mask
     `rel_types` (-1: any page); such a page is scored without early exit (exact p*).
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
+    cdef double words = -1.0
     if first is None:
-        return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
-                             low_cut, starved_words, rel_best, rel_share, rel_types)
+        if full is None or starved_words <= 0:
+            return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
+                                 low_cut, starved_words, rel_best, rel_share, rel_types)
+        keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
+                             INFINITY, 0.0, rel_best, rel_share, rel_types, &words)
+        if 0 <= words < starved_words:         # a starved page: every tree, the low cut
+            keep = _gbt_features(d, full, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
+                                 low_cut, starved_words, rel_best, rel_share, rel_types)
+        return keep
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
         probs = page_types(d, page_arr)
