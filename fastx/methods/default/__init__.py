@@ -87,7 +87,7 @@ _ARRAYS = ("depth", "feat", "thr", "leaf", "first_feat", "first_thr", "first_lea
 _CACHE: dict = {}
 # A page whose kept units hold fewer than STARVED_WORDS words (the headline and a line, where the
 # page holds more) keeps, besides, every unit whose probability reaches STARVED_THRESHOLD
-# (_core.default_keep's low cut, where the early exit then waits as at the cut): on
+# (_core.default_keep's low cut; such a page is scored again by every tree, exactly): on
 # product and other pages whose content is short pieces (price, sizes, a spec table) the model
 # ranks those pieces far above the page's menus and footers but below the cut.  Chosen on
 # wcxb-dev's training split (word F1 .8551 -> .8586 there; validation .8281 -> .8324).
@@ -102,6 +102,7 @@ STARVED_THRESHOLD = 0.1
 REL_TYPES = ("collection", "listing")
 REL_BEST = 0.8
 REL_SHARE = 0.2
+_REL_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REL_TYPES)     # default_keep's rel_types
 
 
 def logit(p: float) -> float:
@@ -154,8 +155,6 @@ class DefaultModel:
             self._trees = _core.gbt_model(self.depth, self.feat, self.thr, self.leaf, self.exit_at,
                                           self.exit_margin)
             self._first = None if self.first is None else _core.gbt_model(self.depth, *self.first)
-            # the same trees without early exit: the page rules below need every unit's exact score
-            self._all_trees = _core.gbt_model(self.depth, self.feat, self.thr, self.leaf)
         except ValueError as exc:
             raise ModelError(f"malformed tree arrays: {exc}") from exc
 
@@ -195,13 +194,12 @@ class DefaultModel:
         page_cut = self._cuts[1] if page_threshold is None else logit(page_threshold)
         own = threshold is None and page_threshold is None     # the model's own decisions
         # the page rules apply with the model's own thresholds: a collection or listing is scored
-        # without early exit (exact probabilities), a starved page again by every tree (self._all_trees)
-        rel = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REL_TYPES)
+        # without early exit (exact probabilities), a starved page again by every tree
         return _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6,
                                   _page_type.shipped() if page_types is None else page_types,
                                   self._type_cuts if own else None, own, self._first,
                                   logit(STARVED_THRESHOLD), STARVED_WORDS if own else 0.0,
-                                  REL_BEST if own else 0.0, REL_SHARE, rel, self._all_trees)
+                                  REL_BEST if own else 0.0, REL_SHARE, _REL_MASK)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":

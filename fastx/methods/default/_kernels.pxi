@@ -1044,6 +1044,19 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
         px[_GP_WORDS + k] = <float>log1p(wcnt[k])
 
 
+cdef tuple _gbt_type_decisions(object probs, object type_cuts, double cut, double page_cut, int rel_types,
+                               double rel_best):
+    """(cut, page_cut, rel_best) for a page of type probabilities `probs`: its type's pair when
+    `type_cuts` are given, and the rule relative to the best unit only for the types in the bit
+    mask `rel_types` (-1: every type)."""
+    k = int(np.argmax(probs))
+    if type_cuts is not None:
+        cut, page_cut = type_cuts[k]
+    if rel_types >= 0 and not (rel_types >> k) & 1:
+        rel_best = 0.0
+    return cut, page_cut, rel_best
+
+
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
                           double cut=0.0, double page_cut=0.0, bint headline=True, double min_overlap=0.6,
                           bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
@@ -1248,12 +1261,10 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     raise ValueError(f"page_types gave {pv.shape[0]} probabilities for {_GBT_NTYPES} types")
                 for k in range(_GBT_NTYPES):
                     ptv[k] = pv[k]
-                if type_cuts is not None:
-                    cut, page_cut = type_cuts[int(np.argmax(probs))]
-                if rel_types >= 0 and not (rel_types >> int(np.argmax(probs))) & 1:
-                    rel_best = 0.0          # the rule is not for this page's type
-            if rel_best > 0:                # every unit's exact log-odds: no early exit
-                nexit = 0
+                cut, page_cut, rel_best = _gbt_type_decisions(probs, type_cuts, cut, page_cut, rel_types, rel_best)
+            if rel_best > 0 or starved_words > 0:
+                nexit = 0                   # the page rules need every unit's exact log-odds
+            if rel_best > 0:
                 zall = <double *>malloc((m + 1) * sizeof(double))
                 if zall == NULL:
                     raise MemoryError()
@@ -1274,8 +1285,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                         xu[_GF_PT + k] = ptv[k]
                 if model is not None:
                     _gbt_ensemble_memo(X, bm, GBT_NFEAT, model.depth, model.feat, model.thr, model.leaf, model.nt,
-                                       model.exit_at, model.exit_margin, nexit, cut, page_cut,
-                                       low_cut if starved_words > 0 else cut, model.width,
+                                       model.exit_at, model.exit_margin, nexit, cut, page_cut, model.width,
                                        model.uoff, model.usort, &memo, zb, rows)
                     _gbt_keep_block(&ks, X, zb, b0, bm, cut, page_cut, min_overlap, ub, low_cut)
             b0 += bm
@@ -1493,10 +1503,9 @@ cdef bint _gbt_avx2 = fx_gbt_avx2_usable() != 0     # _gbt_tree's rows eight at 
 
 cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                         const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
-                        const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double cut3,
-                        double *out, int32_t *rows) noexcept nogil:
-    """out[r] = sum of the trees' leaves for every row (early exit: see gbt_predict; a row
-    stops only when it is farther than the margin from all three cuts).
+                        const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double *out,
+                        int32_t *rows) noexcept nogil:
+    """out[r] = sum of the trees' leaves for every row (early exit: see gbt_predict).
     `rows` is scratch space for min(m, _GBT_BLOCK) row indices; out must hold m zeros (or a base).
 
     Rows go through all the trees in blocks of _GBT_BLOCK: a block of X stays in
@@ -1528,8 +1537,7 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
                     e = exit_margin[c]
                     for a in range(na):
                         v = out[rows[a]]
-                        if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e) \
-                                or (v - cut3 <= e and cut3 - v <= e):
+                        if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e):
                             rows[j] = rows[a]        # still near a decision threshold: continue
                             j += 1
                     na = j
@@ -1626,7 +1634,7 @@ cdef bint _gbt_same_walk(const float *x, const float *y, Py_ssize_t w, const int
 
 cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                              const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
-                             const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double cut3,
+                             const float *exit_margin, Py_ssize_t nexit, double cut, double cut2,
                              Py_ssize_t w, const int32_t *uo, const float *us,
                              _GbtMemo *mm, double *out, int32_t *rows) noexcept nogil:
     """out[r] as _gbt_ensemble for m <= _GBT_BLOCK rows (no base: out is overwritten), walking
@@ -1663,8 +1671,7 @@ cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int dep
             mm.rep_p[mm.last] = <int32_t>nm
             nm += 1
     memset(mm.zm, 0, nm * sizeof(double))
-    _gbt_ensemble(mm.xm, nm, F, depth, feat, thr, leaf, nt, exit_at, exit_margin, nexit, cut, cut2, cut3, mm.zm,
-                  rows)
+    _gbt_ensemble(mm.xm, nm, F, depth, feat, thr, leaf, nt, exit_at, exit_margin, nexit, cut, cut2, mm.zm, rows)
     for u in range(m):
         if mm.src[u] >= 0:
             out[u] = mm.zm[mm.src[u]]
@@ -1723,7 +1730,7 @@ cdef class _GbtModel:
         self.uoff = <const int32_t *>cnp.PyArray_DATA(uo)
         self.usort = <const float *>cnp.PyArray_DATA(us)
 
-    cdef object predict(self, object X, double cut, double cut2, bint early, bint memo=False, object cut3=None):
+    cdef object predict(self, object X, double cut, double cut2, bint early, bint memo=False):
         cdef cnp.ndarray x = np.ascontiguousarray(X, dtype=np.float32)
         if x.ndim != 2 or (x.shape[0] and x.shape[1] < self.width):
             raise ValueError(f"X must have one row per unit and at least {self.width} columns")
@@ -1737,12 +1744,11 @@ cdef class _GbtModel:
         cdef const float *xp = <const float *>cnp.PyArray_DATA(x)
         cdef double *op = <double *>cnp.PyArray_DATA(out)
         cdef Py_ssize_t F = x.shape[1], b0 = 0
-        cdef double c3 = cut if cut3 is None else <double>cut3
         cdef _GbtMemo mm
         if not memo:
             with nogil:
                 _gbt_ensemble(xp, m, F, self.depth, self.feat, self.thr, self.leaf, self.nt,
-                              self.exit_at, self.exit_margin, self.nexit if early else 0, cut, cut2, c3, op, rows)
+                              self.exit_at, self.exit_margin, self.nexit if early else 0, cut, cut2, op, rows)
             free(rows)
             return out
         try:
@@ -1752,7 +1758,7 @@ cdef class _GbtModel:
                 while b0 < m:
                     _gbt_ensemble_memo(xp + b0 * F, min(m - b0, <Py_ssize_t>_GBT_BLOCK), F, self.depth, self.feat,
                                        self.thr, self.leaf, self.nt, self.exit_at, self.exit_margin,
-                                       self.nexit if early else 0, cut, cut2, c3, self.width, self.uoff, self.usort,
+                                       self.nexit if early else 0, cut, cut2, self.width, self.uoff, self.usort,
                                        &mm, op + b0, rows)
                     b0 += _GBT_BLOCK
         finally:
@@ -2153,7 +2159,7 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
 def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headline=True,
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
                  bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
-                 double rel_best=0.0, double rel_share=0.0, int rel_types=-1, _GbtModel full=None):
+                 double rel_best=0.0, double rel_share=0.0, int rel_types=-1):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
@@ -2166,10 +2172,9 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `first`: a first-stage ensemble; `model` is then the context stage, scoring the
     `default_context` rows built from the first stage's log-odds (stacking).
     `low_cut`, `starved_words`: a page whose kept units (with the headline) hold fewer than
-    `starved_words` words keeps the units reaching `low_cut` as well; given `full` (the same
-    trees without early exit), the page is scored with `model` first and, only when it is
-    starved, again with `full` (exact scores near `low_cut`); else the early exit waits near
-    `low_cut` too.
+    `starved_words` words keeps the units reaching `low_cut` as well; the page is scored with
+    the early exit first and, only when it is starved, again by every tree (exact scores near
+    `low_cut`).
     `rel_best`, `rel_share`: a page whose best unit's probability p* is under `rel_best` keeps
     the units reaching rel_share * p* as well, if its most probable type is in the bit mask
     `rel_types` (-1: any page); such a page is scored without early exit (exact p*).
@@ -2178,23 +2183,17 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
     cdef double words = -1.0
     if first is None:
-        if full is None or starved_words <= 0:
-            return _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
-                                 low_cut, starved_words, rel_best, rel_share, rel_types)
         keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                              INFINITY, 0.0, rel_best, rel_share, rel_types, &words)
         if 0 <= words < starved_words:         # a starved page: every tree, the low cut
-            keep = _gbt_features(d, full, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
+            keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                                  low_cut, starved_words, rel_best, rel_share, rel_types)
         return keep
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
         probs = page_types(d, page_arr)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
-        if type_cuts is not None:
-            cut, page_cut = type_cuts[int(np.argmax(probs))]
-        if rel_types >= 0 and not (rel_types >> int(np.argmax(probs))) & 1:
-            rel_best = 0.0
+        cut, page_cut, rel_best = _gbt_type_decisions(probs, type_cuts, cut, page_cut, rel_types, rel_best)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:
@@ -2216,7 +2215,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     with nogil:
         _gbt_context(cx, xp, m, cu, cz, n, d.view.parent, cacc)
     free(cacc)
-    z = model.predict(X_in, cut, page_cut, rel_best <= 0, False, low_cut if starved_words > 0 else cut)
+    z = model.predict(X_in, cut, page_cut, rel_best <= 0 and starved_words <= 0)
     cdef const double *zp = <const double *>cnp.PyArray_DATA(z)
     cdef const int32_t *uo = <const int32_t *>cnp.PyArray_DATA(unit_of_arr)
     cdef uint8_t *kp = <uint8_t *>cnp.PyArray_DATA(keep)
