@@ -105,7 +105,8 @@ def explain_default(doc, top: int = 4, **params) -> dict:
         same = same.ravel()
     else:
         first, same = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    bias, C = tree_contributions(m, X[first])
+    Xd = X[first]                                  # the distinct rows
+    bias, C = tree_contributions(m, Xd)
     z = (bias + C.sum(axis=1))[same] if nu else np.zeros(0)
     prob = 1.0 / (1.0 + np.exp(-z))
     unit_of = np.asarray(unit_of, dtype=np.int64)
@@ -122,8 +123,7 @@ def explain_default(doc, top: int = 4, **params) -> dict:
     # the `top` features of each distinct row in one sort (each row sorted as np.argsort sorts it
     # alone); a unit's text depends on its row, its verdict and the page, so it is built once
     tops = np.argsort(-np.abs(C), axis=1)[:, :top] if nu else np.zeros((0, top), dtype=np.int64)
-    Ct, Xt = np.take_along_axis(C, tops, 1).tolist(), np.take_along_axis(
-        X[first].astype(np.float64), tops, 1).tolist()
+    Ct, Xt = np.take_along_axis(C, tops, 1).tolist(), np.take_along_axis(Xd.astype(np.float64), tops, 1).tolist()
     tops_l, pl, zl, same_l, kept_l = tops.tolist(), prob.tolist(), z.tolist(), same.tolist(), unit_kept.tolist()
     said: dict = {}
     for u in range(nu):
