@@ -49,21 +49,15 @@ dm = importlib.import_module("fastx.methods.default")
 
 
 def shipped_type_thresholds() -> np.ndarray:
-    """The shipped model's unit threshold per page type, with page thresholds 0."""
-    m = dm.DefaultModel.load(dm.MODEL_PATH) if _shipped_loads() else None
-    if m is None or m.type_thresholds is None:
+    """The shipped model's unit threshold per page type, with page thresholds 0.  Read from the
+    model file's arrays, so that they hold still when the kernel's features have changed since
+    the model was trained (a new column: the file no longer loads as a model)."""
+    with np.load(dm.MODEL_PATH, allow_pickle=False) as a:
+        tt = np.array(a["type_thresholds"], dtype=np.float64) if "type_thresholds" in a.files else np.zeros((0, 2))
+    if tt.shape != (len(T.ptm.PAGE_TYPES), 2):
         return np.array([[0.48, 0.0]] * len(T.ptm.PAGE_TYPES))
-    tt = m.type_thresholds.copy()
     tt[:, 1] = 0.0
     return tt
-
-
-def _shipped_loads() -> bool:
-    try:
-        dm.DefaultModel.load(dm.MODEL_PATH)
-        return True
-    except fastx.errors.ModelError:      # the kernel's features changed since the model was trained
-        return False
 
 
 def fit(pages, zero: list[int], tt: np.ndarray) -> "dm.DefaultModel":

@@ -9,7 +9,8 @@ CETD's densities of its block and four ancestors (TD Eq. 1, CTD Eq. 2,
 DensitySum Eq. 5, seeds/004) and where CETD's Algorithm 2 puts it, link
 char/tag densities (seeds/002's purification rules), ``<p>`` counts
 (seeds/003), tag categories along the tag path, semantic markup (article,
-main, role=main, itemprop=articleBody, nav/aside/footer/header, headings),
+main, role=main, itemprop=articleBody, nav/aside/footer/header, headings; for a unit outside
+the page's main landmarks, the share of the page's text they hold: ``main_out``),
 class/id words of the ancestors matched against a small fixed vocabulary,
 relative position, its neighbours' length and link share, and token overlap
 with the page title and meta description (the VSSE paper's Formula 4

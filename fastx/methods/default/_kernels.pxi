@@ -16,7 +16,8 @@
 #   against the Sect. 3.5.2 threshold);
 # - semantic markup of the ancestors (article, main, role=main,
 #   itemprop=articleBody, nav, aside, footer, header, form, lists, tables,
-#   headings);
+#   headings), and outside the page's main landmarks, the share of the page's
+#   text they hold (main_out);
 # - class/id tokens of the element and its ancestors, matched against a small
 #   fixed vocabulary of boilerplate and content words (hashed), as the level
 #   distance to the nearest ancestor carrying each word group;
@@ -401,7 +402,7 @@ FEATURE_NAMES = (
     + [f"a{k}_{f}" for k in range(1, _GBT_ANC + 1)
        for f in ("chars", "td", "ctd", "link", "p", "punct", "share", "tagcat")]
     + ["pos_text", "pos_node", "body_share", "body_link", "body_chars", "cetd_keep", "cetd_ratio",
-       "cetd_rel", "title_sim", "title_cov", "desc_sim", "desc_cov"]
+       "cetd_rel", "title_sim", "title_cov", "desc_sim", "desc_cov", "main_out"]
     + ["sem_" + s for s in ("article", "main", "nav", "aside", "footer", "header", "form", "list", "table",
                             "heading", "quote", "figure")]
     + ["cls_" + g for g, _ in GBT_WORD_GROUPS]
@@ -414,7 +415,7 @@ cdef enum:
     _GF_B = 8
     _GF_A = 20
     _GF_PAGE = 20 + 8 * _GBT_ANC
-    _GF_SEM = _GF_PAGE + 12
+    _GF_SEM = _GF_PAGE + 13
     _GF_CLS = _GF_SEM + 12
     _GF_NB = _GF_CLS + _GBT_GROUPS
     _GF_REP = _GF_NB + 5
@@ -1142,7 +1143,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef int32_t *units_out
     cdef uint16_t own, seen
     cdef int g, ti, last_cp
-    cdef double total_chars = 0, body_c
+    cdef double total_chars = 0, body_c, main_c = 0
     cdef Py_ssize_t pos, toklen, slot
     cdef uint32_t h
     cdef size_t q
@@ -1173,6 +1174,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     own |= _gbt_attr_sem(node)
                     wbits[i] = _gbt_value_groups((<fx_element *>node).attr_class) \
                         | _gbt_value_groups((<fx_element *>node).attr_id)
+                if own & _GS_MAIN and not (p >= 0 and sem[p] & _GS_MAIN):
+                    main_c += dv.chars[i]           # the text inside the page's main landmarks
                 sem[i] = (sem[p] if p >= 0 else 0) | own
             # units: one per block element holding text, in the order of their first text
             for i in range(n):
@@ -1279,7 +1282,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     _gbt_unit_row(xu, u, m, units[u], n, acc, tbits, tset.tcount, tset.dcount,
                                   total_chars, body_c, root, dv.parent, dv.end, dv.depth, dv.tag, dv.flags, dv.chars,
                                   dv.tags, dv.link_chars, dv.link_tags, dv.punct, dv.p_count,
-                                  TD, CTD, DS, ck, g_node, thr, sem, wbits)
+                                  TD, CTD, DS, ck, g_node, thr, sem, wbits, main_c)
                     _gbt_rep_row(xu, units[u], dv.parent, dv.chars, &groups, body_c)
                     for k in range(_GBT_NTYPES):
                         xu[_GF_PT + k] = ptv[k]
@@ -1325,8 +1328,13 @@ cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_s
                         const int32_t *tag, const uint16_t *flags, const int32_t *C, const int32_t *T,
                         const int32_t *LC, const int32_t *LT, const int32_t *P, const int32_t *PC,
                         const double *TD, const double *CTD, const double *DS, const uint8_t *ck,
-                        Py_ssize_t g_node, double thr, const uint16_t *sem, const uint16_t *wbits) noexcept nogil:
-    """One unit's feature row (FEATURE_NAMES order); `b` is its block element."""
+                        Py_ssize_t g_node, double thr, const uint16_t *sem, const uint16_t *wbits,
+                        double main_c) noexcept nogil:
+    """One unit's feature row (FEATURE_NAMES order); `b` is its block element.  `main_c`: the
+    characters inside the page's outermost main-content landmarks (<main>, role=main,
+    itemprop=articleBody; HTML's "dominant contents of the document"), whose share of the
+    body (main_share) tells a unit outside them (sem_main 0) on a page that has one from a
+    unit of a page without any."""
     cdef const double *ac = acc + 12 * u
     cdef Py_ssize_t a, k, j
     cdef uint16_t seen
@@ -1389,6 +1397,7 @@ cdef void _gbt_unit_row(float *x, Py_ssize_t u, Py_ssize_t m, Py_ssize_t b, Py_s
     x[_GF_PAGE + 9] = _gbt_ratio(_lcs_popcount(tbits[2 * u]), ntitle)
     x[_GF_PAGE + 10] = _gbt_ratio(ac[10], ac[7])
     x[_GF_PAGE + 11] = _gbt_ratio(_lcs_popcount(tbits[2 * u + 1]), ndesc)
+    x[_GF_PAGE + 12] = 0.0 if sem[b] & _GS_MAIN else _gbt_ratio(main_c, body_c)
     for g in range(_GBT_NSEM):
         x[_GF_SEM + g] = 1.0 if sem[b] & (1 << g) else 0.0
     # level distance to the nearest ancestor-or-self naming each word group

@@ -103,6 +103,24 @@ def test_semantic_markup_and_roles():
     li = row(doc, X, units, "A link")
     assert li[COL["sem_nav"]] == 1 and li[COL["sem_list"]] == 1 and li[COL["sem_main"]] == 0
     assert row(doc, X, units, "foot")[COL["sem_footer"]] == 1
+    # main_out: outside the main landmarks (role=main and itemprop=articleBody here, 25 of 35
+    # characters of the body), their share of the page's text; inside them, 0
+    assert row(doc, X, units, "A link")[COL["main_out"]] == pytest.approx(25 / 35)
+    assert row(doc, X, units, "foot")[COL["main_out"]] == pytest.approx(25 / 35)
+    assert row(doc, X, units, "Main text")[COL["main_out"]] == 0
+    assert row(doc, X, units, "Body text")[COL["main_out"]] == 0
+
+
+def test_main_out_counts_nested_landmarks_once_and_is_zero_without_one():
+    doc = fastx.parse('<body><main><article><p>Inside the main.</p></article></main><footer><p>Footer text'
+                      '</p></footer></body>')
+    unit_of, units, X = dm.features(doc)
+    inside, outside = len("Inside the main."), len("Footer text")
+    assert row(doc, X, units, "Footer")[COL["main_out"]] == pytest.approx(inside / (inside + outside))
+    assert row(doc, X, units, "Inside")[COL["main_out"]] == 0
+    doc = fastx.parse("<body><div><p>No landmark here.</p></div><footer><p>Footer text</p></footer></body>")
+    unit_of, units, X = dm.features(doc)
+    assert (X[:, COL["main_out"]] == 0).all()
 
 
 # ---------------------------------------------------------------- tree ensemble
