@@ -765,6 +765,15 @@ cdef void _gbt_url_row(const unsigned char *s, Py_ssize_t n, float *x, int group
         x[5 + k] = (bits >> k) & 1
 
 
+cdef Py_ssize_t _gbt_page_type_width() except -1:
+    """The length of the page-type model's row (page_type_row); ValueError before
+    page_type_tables()."""
+    cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
+    if G == 0:
+        raise ValueError("page_type_row: page_type_tables() has not been called")
+    return GBT_NPAGE + (5 + G) + (S + 4) + (2 * _GBT_NTYPES + G)
+
+
 def page_type_row(Doc d, object page_row):
     """The page-type model's input row (fastx.methods.page_type.FEATURE_NAMES), float32: the
     page row of `default_features` (PAGE_FEATURE_NAMES), then the URL columns of ``d.url``
@@ -772,17 +781,22 @@ def page_type_row(Doc d, object page_row):
     "@type" values, at most 5; the values of no group; og:type article, product, website),
     and the text columns (per PAGE_TYPE_WORDS group its words per thousand tokens of the
     text and log(1 + their count); per URL word group whether a title token names it)."""
-    cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
-    if G == 0:
-        raise ValueError("page_type_row: page_type_tables() has not been called")
+    cdef Py_ssize_t w = _gbt_page_type_width()
     pr = np.ascontiguousarray(page_row, dtype=np.float32)
     if pr.ndim != 1 or pr.shape[0] != GBT_NPAGE:
         raise ValueError(f"page_type_row: the page row has {GBT_NPAGE} columns")
+    out = np.zeros(w, dtype=np.float32)
+    _gbt_page_type_fill(d, <const float *>cnp.PyArray_DATA(pr), <float *>cnp.PyArray_DATA(out))
+    return out
+
+
+cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x) except -1:
+    """page_type_row's row of `d` into x (zeroed, _gbt_page_type_width() floats) from its page
+    row (GBT_NPAGE floats)."""
+    cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
     cdef Py_ssize_t nu = 5 + G, ns = S + 4, nt = 2 * _GBT_NTYPES + G
     cdef Py_ssize_t u0 = GBT_NPAGE, s0 = u0 + nu, t0 = s0 + ns, k, j
-    out = np.zeros(t0 + nt, dtype=np.float32)
-    cdef float *x = <float *>cnp.PyArray_DATA(out)
-    memcpy(x, cnp.PyArray_DATA(pr), GBT_NPAGE * sizeof(float))
+    memcpy(x, page_row, GBT_NPAGE * sizeof(float))
     cdef bytes b
     cdef const unsigned char *bp
     if d.url:
@@ -816,7 +830,35 @@ def page_type_row(Doc d, object page_row):
         bits = _gbt_url_words(bp, len(b))
         for k in range(G):
             x[t0 + 2 * _GBT_NTYPES + k] = (bits >> k) & 1
+    return 0
+
+
+cdef object _gbt_page_type_probs(Doc d, object page_arr, tuple models):
+    """The page-type probabilities of `d` (float32, one per class ensemble of `models`) from its
+    page row `page_arr` (float32, GBT_NPAGE), as ``gbt_softmax(models, page_type_row(d,
+    page_arr))`` gives them, the row made in a scratch buffer; kept in ``d.cache["page_type"]``
+    as PageTypeModel's hook keeps them (Extraction.page_type reads them)."""
+    cdef Py_ssize_t w = _gbt_page_type_width()
+    cdef float *x = <float *>calloc(w + 1, sizeof(float))
+    if x == NULL:
+        raise MemoryError()
+    try:
+        _gbt_page_type_fill(d, <const float *>cnp.PyArray_DATA(page_arr), x)
+        out = np.empty(len(models), dtype=np.float32)
+        _gbt_softmax_into(models, x, w, <float *>cnp.PyArray_DATA(out))
+    finally:
+        free(x)
+    d.cache["page_type"] = out
     return out
+
+
+cdef object _gbt_page_types(Doc d, object page_arr, object page_types):
+    """The page-type probabilities of `d` for default_keep: `page_types` is a PageTypeModel's
+    class ensembles (a tuple: computed here, `_gbt_page_type_probs`) or a hook
+    ``page_types(doc, page_row)``."""
+    if type(page_types) is tuple:
+        return _gbt_page_type_probs(d, page_arr, <tuple>page_types)
+    return page_types(d, page_arr)
 
 
 # ---------------------------------------------------------------- repetition (sibling groups)
@@ -1078,7 +1120,22 @@ cdef tuple _gbt_type_decisions(object probs, object type_cuts, double cut, doubl
     """(cut, page_cut, rel_best) for a page of type probabilities `probs`: its type's pair when
     `type_cuts` are given, and the rule relative to the best unit only for the types in the bit
     mask `rel_types` (-1: every type)."""
-    k = int(np.argmax(probs))
+    cdef cnp.ndarray pa
+    cdef const float *pv
+    cdef Py_ssize_t k, j
+    if type(probs) is np.ndarray and (<cnp.ndarray>probs).ndim == 1 and (<cnp.ndarray>probs).shape[0] > 0 \
+            and cnp.PyArray_TYPE(<cnp.ndarray>probs) == cnp.NPY_FLOAT32 and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>probs):
+        # np.argmax's answer without its call: the first maximum, or the first NaN
+        pa = <cnp.ndarray>probs
+        pv = <const float *>cnp.PyArray_DATA(pa)
+        k = 0
+        for j in range(1, pa.shape[0]):
+            if pv[k] != pv[k]:
+                break
+            if pv[j] > pv[k] or pv[j] != pv[j]:
+                k = j
+    else:
+        k = int(np.argmax(probs))
     if type_cuts is not None:
         cut, page_cut = type_cuts[k]
     if rel_types >= 0 and not (rel_types >> k) & 1:
@@ -1285,7 +1342,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     words_out[0] = -1.0
                 return keep
             if page_types is not None:
-                probs = page_types(d, page_arr)
+                probs = _gbt_page_types(d, page_arr, page_types)
                 pv = np.ascontiguousarray(probs, dtype=np.float32).reshape(-1)
                 if pv.shape[0] != _GBT_NTYPES:
                     raise ValueError(f"page_types gave {pv.shape[0]} probabilities for {_GBT_NTYPES} types")
@@ -1836,13 +1893,21 @@ def gbt_softmax(tuple models, object x):
     the sum of its trees' leaves); returns float32 p_k = exp(z_k - max z) / sum_j exp(z_j - max z).
     One call for the page-type model (fastx.methods.page_type)."""
     cdef cnp.ndarray row = np.ascontiguousarray(x, dtype=np.float32).reshape(1, -1)
-    cdef Py_ssize_t k, K = len(models), F = row.shape[1]
+    if len(models) == 0 or len(models) > 16:
+        raise ValueError("gbt_softmax takes 1 to 16 class ensembles")
+    out = np.empty(len(models), dtype=np.float32)
+    _gbt_softmax_into(models, <const float *>cnp.PyArray_DATA(row), row.shape[1], <float *>cnp.PyArray_DATA(out))
+    return out
+
+
+cdef int _gbt_softmax_into(tuple models, const float *xp, Py_ssize_t F, float *op) except -1:
+    """gbt_softmax of the row xp (F floats) into op (one float per ensemble of `models`)."""
+    cdef Py_ssize_t k, K = len(models)
     cdef _GbtModel m
     cdef double z[16]
     cdef double top = -1e300, tot = 0.0
     if K == 0 or K > 16:
         raise ValueError("gbt_softmax takes 1 to 16 class ensembles")
-    cdef const float *xp = <const float *>cnp.PyArray_DATA(row)
     for k in range(K):
         m = models[k]
         if F < m.width:
@@ -1851,14 +1916,12 @@ def gbt_softmax(tuple models, object x):
             z[k] = _gbt_row_sum(xp, m.depth, m.feat, m.thr, m.leaf, m.nt)
         if z[k] > top:
             top = z[k]
-    out = np.empty(K, dtype=np.float32)
-    cdef float *op = <float *>cnp.PyArray_DATA(out)
     for k in range(K):
         z[k] = exp(z[k] - top)
         tot += z[k]
     for k in range(K):
         op[k] = <float>(z[k] / tot)
-    return out
+    return 0
 
 
 def gbt_predict(_GbtModel model, object X, object cuts=(), bint memo=False):
@@ -2192,7 +2255,9 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
                  double rel_best=0.0, double rel_share=0.0, int rel_types=-1):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
-    probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
+    probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's class
+    ensembles, a tuple of `gbt_model`: the probabilities of `gbt_softmax` over `page_type_row`,
+    computed here and kept in ``doc.cache["page_type"]``), the ensemble's log-odds (early
     exit at both cuts), nothing when no unit reaches `page_cut` (a page
     without main content), else the units at or above `cut` (CETD's
     Algorithm 2 selection when none is and `fallback`), the headline rule (`headline`),
@@ -2221,7 +2286,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         return keep
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
-        probs = page_types(d, page_arr)
+        probs = _gbt_page_types(d, page_arr, page_types)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
         cut, page_cut, rel_best = _gbt_type_decisions(probs, type_cuts, cut, page_cut, rel_types, rel_best)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
