@@ -31,21 +31,38 @@ def text_density(Doc d):
     return out
 
 
+DEF _CTD_LOG_SMALL = 2048
+cdef double _ctd_log_small[_CTD_LOG_SMALL]      # log(k) for 1 <= k < _CTD_LOG_SMALL (libm's own values)
+for _k in range(1, _CTD_LOG_SMALL):
+    _ctd_log_small[_k] = log(<double>_k)
+
+
 cdef inline double _ctd(double c, double t, double lc, double lt, double nlc, double lcb_cb) noexcept nogil:
     """Eq. 2 for one node: (C/T) * log_{ln(C/nLC*LC + LC_b/C_b*C + e)} (C/LC * T/LT).
 
     Zero denominators become 1 (the paper's rule).  A node without characters
     has density 0; where the log base is 1 (no hyperlink anywhere on the page)
     the density is infinite, as the paper notes.
-    """
-    cdef double base, arg
+
+    The logarithms a text node needs are mostly known without libm's call: a text inside a
+    link has C/LC * T/LT = 1 (density 0 wherever the base is not 1: its argument x is above
+    1e-6, so ln(x + e) > 1 + 3e-7), one outside has the argument C, a small whole number
+    whose log the table holds (log(k) as libm computes it: the same double)."""
+    cdef double x, base, arg, la
     if c <= 0:
         return 0.0
-    base = log(c / (nlc if nlc > 0 else 1.0) * lc + lcb_cb * c + _E)
+    x = c / (nlc if nlc > 0 else 1.0) * lc + lcb_cb * c
     arg = (c / (lc if lc > 0 else 1.0)) * (t / (lt if lt > 0 else 1.0))
+    if arg == 1.0 and x > 1e-6:
+        return 0.0
+    base = log(x + _E)
     if base <= 1.0 + 1e-12:
         return INFINITY
-    return (c / t) * log(arg) / log(base)
+    if 1.0 <= arg < _CTD_LOG_SMALL and arg == <double><int>arg:
+        la = _ctd_log_small[<int>arg]
+    else:
+        la = log(arg)
+    return (c / t) * la / log(base)
 
 
 def composite_text_density(Doc d, object hybrid_chars=None):

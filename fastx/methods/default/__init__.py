@@ -196,8 +196,10 @@ class DefaultModel:
         own = threshold is None and page_threshold is None     # the model's own decisions
         # the page rules apply with the model's own thresholds: a collection or listing is scored
         # without early exit (exact probabilities), a starved page again by every tree
-        return _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6,
-                                  _page_type.shipped() if page_types is None else page_types,
+        pt = _page_type.shipped() if page_types is None else page_types
+        if type(pt) is _page_type.PageTypeModel:
+            pt = pt.class_ensembles        # the probabilities computed in default_keep itself
+        return _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6, pt,
                                   self._type_cuts if own else None, own, self._first,
                                   logit(STARVED_THRESHOLD), STARVED_WORDS if own else 0.0,
                                   REL_BEST if own else 0.0, REL_SHARE, _REL_MASK)

@@ -766,6 +766,15 @@ cdef void _gbt_url_row(const unsigned char *s, Py_ssize_t n, float *x, int group
         x[5 + k] = (bits >> k) & 1
 
 
+cdef Py_ssize_t _gbt_page_type_width() except -1:
+    """The length of the page-type model's row (page_type_row); ValueError before
+    page_type_tables()."""
+    cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
+    if G == 0:
+        raise ValueError("page_type_row: page_type_tables() has not been called")
+    return GBT_NPAGE + (5 + G) + (S + 4) + (2 * _GBT_NTYPES + G)
+
+
 def page_type_row(Doc d, object page_row):
     """The page-type model's input row (fastx.methods.page_type.FEATURE_NAMES), float32: the
     page row of `default_features` (PAGE_FEATURE_NAMES), then the URL columns of ``d.url``
@@ -773,17 +782,22 @@ def page_type_row(Doc d, object page_row):
     "@type" values, at most 5; the values of no group; og:type article, product, website),
     and the text columns (per PAGE_TYPE_WORDS group its words per thousand tokens of the
     text and log(1 + their count); per URL word group whether a title token names it)."""
-    cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
-    if G == 0:
-        raise ValueError("page_type_row: page_type_tables() has not been called")
+    cdef Py_ssize_t w = _gbt_page_type_width()
     pr = np.ascontiguousarray(page_row, dtype=np.float32)
     if pr.ndim != 1 or pr.shape[0] != GBT_NPAGE:
         raise ValueError(f"page_type_row: the page row has {GBT_NPAGE} columns")
+    out = np.zeros(w, dtype=np.float32)
+    _gbt_page_type_fill(d, <const float *>cnp.PyArray_DATA(pr), <float *>cnp.PyArray_DATA(out))
+    return out
+
+
+cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x) except -1:
+    """page_type_row's row of `d` into x (zeroed, _gbt_page_type_width() floats) from its page
+    row (GBT_NPAGE floats)."""
+    cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
     cdef Py_ssize_t nu = 5 + G, ns = S + 4, nt = 2 * _GBT_NTYPES + G
     cdef Py_ssize_t u0 = GBT_NPAGE, s0 = u0 + nu, t0 = s0 + ns, k, j
-    out = np.zeros(t0 + nt, dtype=np.float32)
-    cdef float *x = <float *>cnp.PyArray_DATA(out)
-    memcpy(x, cnp.PyArray_DATA(pr), GBT_NPAGE * sizeof(float))
+    memcpy(x, page_row, GBT_NPAGE * sizeof(float))
     cdef bytes b
     cdef const unsigned char *bp
     if d.url:
@@ -817,21 +831,58 @@ def page_type_row(Doc d, object page_row):
         bits = _gbt_url_words(bp, len(b))
         for k in range(G):
             x[t0 + 2 * _GBT_NTYPES + k] = (bits >> k) & 1
+    return 0
+
+
+cdef object _gbt_page_type_probs(Doc d, object page_arr, tuple models):
+    """The page-type probabilities of `d` (float32, one per class ensemble of `models`) from its
+    page row `page_arr` (float32, GBT_NPAGE), as ``gbt_softmax(models, page_type_row(d,
+    page_arr))`` gives them, the row made in a scratch buffer; kept in ``d.cache["page_type"]``
+    as PageTypeModel's hook keeps them (Extraction.page_type reads them)."""
+    cdef Py_ssize_t w = _gbt_page_type_width()
+    cdef float *x = <float *>calloc(w + 1, sizeof(float))
+    if x == NULL:
+        raise MemoryError()
+    try:
+        _gbt_page_type_fill(d, <const float *>cnp.PyArray_DATA(page_arr), x)
+        out = np.empty(len(models), dtype=np.float32)
+        _gbt_softmax_into(models, x, w, <float *>cnp.PyArray_DATA(out))
+    finally:
+        free(x)
+    d.cache["page_type"] = out
     return out
 
 
+cdef object _gbt_page_types(Doc d, object page_arr, object page_types):
+    """The page-type probabilities of `d` for default_keep: `page_types` is a PageTypeModel's
+    class ensembles (a tuple: computed here, `_gbt_page_type_probs`) or a hook
+    ``page_types(doc, page_row)``."""
+    if type(page_types) is tuple:
+        return _gbt_page_type_probs(d, page_arr, <tuple>page_types)
+    return page_types(d, page_arr)
+
+
 # ---------------------------------------------------------------- repetition (sibling groups)
+
+cdef struct _GbtGroup:
+    # one sibling group: its parent and signature (the key), size, text and link text; 32 bytes,
+    # so that a probe and the update after it read one cache line (the table of a large page
+    # does not fit in the cache: five parallel arrays were five misses per element)
+    int32_t par
+    uint32_t sig
+    int32_t cnt               # 0: a free slot (the other fields are set on first use)
+    int32_t pad
+    double chars
+    double lc
+
 
 cdef struct _GbtGroups:
     # siblings with the same tag and class value, in one open-addressing table keyed by
     # (parent, signature): the repetition structure VSSE's tag-path aggregation looks for
     # (seeds/000 Formula 2 merges text nodes of one tag path; here whole sibling elements)
     Py_ssize_t mask
-    int32_t *par
-    uint32_t *sig
-    int32_t *cnt
-    double *chars
-    double *lc
+    _GbtGroup *slots          # mask + 1 groups, aligned to 64 bytes inside `raw`
+    void *raw
     int32_t *slot_of          # per node: its group's slot, -1 none
 
 
@@ -846,15 +897,11 @@ cdef bint _gbt_groups_alloc(_GbtGroups *g, Py_ssize_t n, const int32_t *parent, 
     while size < 2 * members + 2:
         size <<= 1
     g.mask = size - 1
-    g.par = <int32_t *>malloc(size * sizeof(int32_t))
-    g.sig = <uint32_t *>malloc(size * sizeof(uint32_t))
-    g.cnt = <int32_t *>calloc(size, sizeof(int32_t))          # 0: a free slot (the others are set on use)
-    g.chars = <double *>malloc(size * sizeof(double))
-    g.lc = <double *>malloc(size * sizeof(double))
+    g.raw = calloc(size * sizeof(_GbtGroup) + 64, 1)          # cnt 0: every slot free
     g.slot_of = <int32_t *>malloc((n + 1) * sizeof(int32_t))
-    if g.par == NULL or g.sig == NULL or g.cnt == NULL or g.chars == NULL or g.lc == NULL \
-            or g.slot_of == NULL:
+    if g.raw == NULL or g.slot_of == NULL:
         return False
+    g.slots = <_GbtGroup *>((<uintptr_t>g.raw + 63) & ~(<uintptr_t>63))
     for i in range(n):
         g.slot_of[i] = -1
     return True
@@ -867,29 +914,53 @@ cdef inline void _gbt_groups_add(_GbtGroups *g, Py_ssize_t i, Py_ssize_t p, int3
     cdef uint32_t h, sg = fx_fnv32_step(FX_FNV32_OFFSET, <uint32_t>tag)
     cdef fx_attr *a = (<fx_element *>node).attr_class
     cdef Py_ssize_t slot
+    cdef _GbtGroup *e
     if a != NULL and a.value != NULL and a.value.data != NULL:
         sg = _fnv1a_from(sg, a.value.data, a.value.length if a.value.length < 128 else 128)
     h = fx_fnv32_step(sg, <uint32_t>p * 2654435761u)
     slot = h & g.mask
-    while g.cnt[slot] and not (g.par[slot] == p and g.sig[slot] == sg):
+    e = g.slots + slot
+    while e.cnt and not (e.par == p and e.sig == sg):
         slot = (slot + 1) & g.mask
-    if g.cnt[slot] == 0:
-        g.par[slot] = <int32_t>p
-        g.sig[slot] = sg
-        g.chars[slot] = 0
-        g.lc[slot] = 0
-    g.cnt[slot] += 1
-    g.chars[slot] += c
-    g.lc[slot] += lc
+        e = g.slots + slot
+    if e.cnt == 0:
+        e.par = <int32_t>p
+        e.sig = sg
+        e.chars = 0
+        e.lc = 0
+    e.cnt += 1
+    e.chars += c
+    e.lc += lc
     g.slot_of[i] = <int32_t>slot
 
 
+cdef inline void _gbt_groups_prefetch(const DocView *dv, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """The loads _gbt_groups_add and the class/id words will make for the elements holding text
+    ahead of node i, issued early (each a cache miss of lexbor's tree otherwise, one after the
+    other): the element 24 nodes ahead, its class attribute 12 ahead, the class value 6 ahead,
+    its bytes 3 ahead."""
+    cdef Py_ssize_t j
+    cdef fx_attr *a
+    j = i + 24
+    if j < n and dv.kind[j] == LXB_ELEMENT and dv.chars[j] > 0:
+        fx_prefetch(<void *><uintptr_t>dv.ptr[j])
+    j = i + 12
+    if j < n and dv.kind[j] == LXB_ELEMENT and dv.chars[j] > 0:
+        fx_prefetch((<fx_element *><uintptr_t>dv.ptr[j]).attr_class)
+    j = i + 6
+    if j < n and dv.kind[j] == LXB_ELEMENT and dv.chars[j] > 0:
+        a = (<fx_element *><uintptr_t>dv.ptr[j]).attr_class
+        if a != NULL:
+            fx_prefetch(a.value)
+    j = i + 3
+    if j < n and dv.kind[j] == LXB_ELEMENT and dv.chars[j] > 0:
+        a = (<fx_element *><uintptr_t>dv.ptr[j]).attr_class
+        if a != NULL and a.value != NULL:
+            fx_prefetch(a.value.data)
+
+
 cdef void _gbt_groups_free(_GbtGroups *g) noexcept nogil:
-    free(g.par)
-    free(g.sig)
-    free(g.cnt)
-    free(g.chars)
-    free(g.lc)
+    free(g.raw)
     free(g.slot_of)
 
 
@@ -906,18 +977,18 @@ cdef int32_t _gbt_rep_row(float *x, Py_ssize_t b, const int32_t *parent, const i
     for k in range(_GBT_REP_LEVELS):
         sl = g.slot_of[a]
         if sl >= 0:
-            c = g.cnt[sl]
+            c = g.slots[sl].cnt
             if k <= _GBT_ANC and c > maxn:
                 maxn = c
-            if c >= _GBT_REP_MIN and g.chars[sl] > bestc:
-                bestc = g.chars[sl]
+            if c >= _GBT_REP_MIN and g.slots[sl].chars > bestc:
+                bestc = g.slots[sl].chars
                 best = a
                 bestk = k
         if parent[a] < 0:
             break
         a = parent[a]
     sl = g.slot_of[b]
-    x[_GF_REP + 0] = <float>(g.cnt[sl] if sl >= 0 else 1)
+    x[_GF_REP + 0] = <float>(g.slots[sl].cnt if sl >= 0 else 1)
     x[_GF_REP + 1] = <float>maxn
     if best < 0:
         x[_GF_REP + 2] = 0
@@ -925,12 +996,12 @@ cdef int32_t _gbt_rep_row(float *x, Py_ssize_t b, const int32_t *parent, const i
         x[_GF_REP + 4] = x[_GF_REP + 5] = x[_GF_REP + 6] = 0
         return 0
     sl = g.slot_of[best]
-    x[_GF_REP + 2] = <float>g.cnt[sl]
+    x[_GF_REP + 2] = <float>g.slots[sl].cnt
     x[_GF_REP + 3] = <float>bestk
     x[_GF_REP + 4] = _gbt_ratio(bestc, body_c)
-    x[_GF_REP + 5] = _gbt_ratio(g.lc[sl], bestc)
+    x[_GF_REP + 5] = _gbt_ratio(g.slots[sl].lc, bestc)
     x[_GF_REP + 6] = _gbt_ratio(C[best], bestc)
-    return g.cnt[sl]
+    return g.slots[sl].cnt
 
 
 # bytes the page row counts: 1 digit, 2 '$', 3 '?', 4 and 5 the lead bytes of £ ¥ and € ₹
@@ -996,9 +1067,9 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
     for k in range(5):
         t5 += top[k]
     for i in range(g.mask + 1):
-        if g.cnt[i] >= _GBT_REP_MIN and g.chars[i] > repc:
-            repc = g.chars[i]
-            repn = g.cnt[i]
+        if g.slots[i].cnt >= _GBT_REP_MIN and g.slots[i].chars > repc:
+            repc = g.slots[i].chars
+            repn = g.slots[i].cnt
     cdef Py_ssize_t ndig = 0, ncur = 0, nq = 0
     cdef uint8_t kc
     for i in range(blen):
@@ -1050,7 +1121,22 @@ cdef tuple _gbt_type_decisions(object probs, object type_cuts, double cut, doubl
     """(cut, page_cut, rel_best) for a page of type probabilities `probs`: its type's pair when
     `type_cuts` are given, and the rule relative to the best unit only for the types in the bit
     mask `rel_types` (-1: every type)."""
-    k = int(np.argmax(probs))
+    cdef cnp.ndarray pa
+    cdef const float *pv
+    cdef Py_ssize_t k, j
+    if type(probs) is np.ndarray and (<cnp.ndarray>probs).ndim == 1 and (<cnp.ndarray>probs).shape[0] > 0 \
+            and cnp.PyArray_TYPE(<cnp.ndarray>probs) == cnp.NPY_FLOAT32 and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>probs):
+        # np.argmax's answer without its call: the first maximum, or the first NaN
+        pa = <cnp.ndarray>probs
+        pv = <const float *>cnp.PyArray_DATA(pa)
+        k = 0
+        for j in range(1, pa.shape[0]):
+            if pv[k] != pv[k]:
+                break
+            if pv[j] > pv[k] or pv[j] != pv[j]:
+                k = j
+    else:
+        k = int(np.argmax(probs))
     if type_cuts is not None:
         cut, page_cut = type_cuts[k]
     if rel_types >= 0 and not (rel_types >> k) & 1:
@@ -1160,6 +1246,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     raise MemoryError()
             # ancestor semantics, class/id word groups and sibling groups (preorder: parents first)
             for i in range(n):
+                _gbt_groups_prefetch(&dv, i, n)
                 node_unit[i] = -1
                 p = dv.parent[i]
                 if dv.kind[i] != LXB_ELEMENT:
@@ -1258,7 +1345,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     words_out[0] = -1.0
                 return keep
             if page_types is not None:
-                probs = page_types(d, page_arr)
+                probs = _gbt_page_types(d, page_arr, page_types)
                 pv = np.ascontiguousarray(probs, dtype=np.float32).reshape(-1)
                 if pv.shape[0] != _GBT_NTYPES:
                     raise ValueError(f"page_types gave {pv.shape[0]} probabilities for {_GBT_NTYPES} types")
@@ -1815,13 +1902,21 @@ def gbt_softmax(tuple models, object x):
     the sum of its trees' leaves); returns float32 p_k = exp(z_k - max z) / sum_j exp(z_j - max z).
     One call for the page-type model (fastx.methods.page_type)."""
     cdef cnp.ndarray row = np.ascontiguousarray(x, dtype=np.float32).reshape(1, -1)
-    cdef Py_ssize_t k, K = len(models), F = row.shape[1]
+    if len(models) == 0 or len(models) > 16:
+        raise ValueError("gbt_softmax takes 1 to 16 class ensembles")
+    out = np.empty(len(models), dtype=np.float32)
+    _gbt_softmax_into(models, <const float *>cnp.PyArray_DATA(row), row.shape[1], <float *>cnp.PyArray_DATA(out))
+    return out
+
+
+cdef int _gbt_softmax_into(tuple models, const float *xp, Py_ssize_t F, float *op) except -1:
+    """gbt_softmax of the row xp (F floats) into op (one float per ensemble of `models`)."""
+    cdef Py_ssize_t k, K = len(models)
     cdef _GbtModel m
     cdef double z[16]
     cdef double top = -1e300, tot = 0.0
     if K == 0 or K > 16:
         raise ValueError("gbt_softmax takes 1 to 16 class ensembles")
-    cdef const float *xp = <const float *>cnp.PyArray_DATA(row)
     for k in range(K):
         m = models[k]
         if F < m.width:
@@ -1830,14 +1925,12 @@ def gbt_softmax(tuple models, object x):
             z[k] = _gbt_row_sum(xp, m.depth, m.feat, m.thr, m.leaf, m.nt)
         if z[k] > top:
             top = z[k]
-    out = np.empty(K, dtype=np.float32)
-    cdef float *op = <float *>cnp.PyArray_DATA(out)
     for k in range(K):
         z[k] = exp(z[k] - top)
         tot += z[k]
     for k in range(K):
         op[k] = <float>(z[k] / tot)
-    return out
+    return 0
 
 
 def gbt_predict(_GbtModel model, object X, object cuts=(), bint memo=False):
@@ -2171,7 +2264,9 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
                  double rel_best=0.0, double rel_share=0.0, int rel_types=-1):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
-    probabilities for the ``pt_*`` columns), the ensemble's log-odds (early
+    probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's class
+    ensembles, a tuple of `gbt_model`: the probabilities of `gbt_softmax` over `page_type_row`,
+    computed here and kept in ``doc.cache["page_type"]``), the ensemble's log-odds (early
     exit at both cuts), nothing when no unit reaches `page_cut` (a page
     without main content), else the units at or above `cut` (CETD's
     Algorithm 2 selection when none is and `fallback`), the headline rule (`headline`),
@@ -2200,7 +2295,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         return keep
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
-        probs = page_types(d, page_arr)
+        probs = _gbt_page_types(d, page_arr, page_types)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
         cut, page_cut, rel_best = _gbt_type_decisions(probs, type_cuts, cut, page_cut, rel_types, rel_best)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n

@@ -133,6 +133,12 @@ class PageTypeModel:
         except ValueError as exc:
             raise ModelError(f"malformed page-type tree arrays: {exc}") from exc
 
+    @property
+    def class_ensembles(self) -> tuple:
+        """One compiled ensemble (``_core.gbt_model``) per page type, PAGE_TYPES order: what
+        ``_core.default_keep`` takes to compute the probabilities itself (as ``__call__`` does)."""
+        return self._trees
+
     def probabilities(self, X: np.ndarray) -> np.ndarray:
         """The softmax of the class scores (``_core.gbt_softmax``), float32 (pages x types), of
         page rows X (FEATURE_NAMES columns)."""
