@@ -158,6 +158,21 @@ cdef uint32_t _gbt_word_hash[_GBT_HT]
 cdef uint16_t _gbt_word_len[_GBT_HT]
 cdef uint16_t _gbt_word_bits[_GBT_HT]     # groups of exact matches
 cdef uint16_t _gbt_prefix_bits[_GBT_HT]   # groups of prefix matches
+cdef uint64_t _gbt_word_filter[64]        # bit _gbt_filter_bit(h) set for each word's hash h
+
+
+cdef inline bint _gbt_filter_has(const uint64_t *filt, uint32_t h) noexcept nogil:
+    """Whether the 4096-bit filter `filt` has hash h's bit (bits 9..20 of h: not the bits that
+    pick a 512-slot table's slot); a clear bit means no entry of the table has the hash h, so
+    its lookup may be skipped (its probe loop's branch is the unpredictable one)."""
+    cdef uint32_t f = (h >> 9) & 4095
+    return (filt[f >> 6] >> (f & 63)) & 1
+
+
+cdef inline void _gbt_filter_set(uint64_t *filt, uint32_t h) noexcept nogil:
+    """Set hash h's bit in the filter (see _gbt_filter_has)."""
+    cdef uint32_t f = (h >> 9) & 4095
+    filt[f >> 6] |= (<uint64_t>1) << (f & 63)
 cdef int _gbt_ready = 0
 
 
@@ -181,6 +196,7 @@ def _gbt_init():
     for name, bit in _GBT_TAG_SEMANTICS.items():
         if name in TAG_IDS:
             _gbt_tagsem[TAG_IDS[name]] |= bit
+    memset(_gbt_word_filter, 0, sizeof(_gbt_word_filter))
     for i in range(_GBT_HT):
         _gbt_word_hash[i] = 0
         _gbt_word_len[i] = 0
@@ -196,6 +212,7 @@ def _gbt_init():
                 slot = (slot + 1) & (_GBT_HT - 1)
             _gbt_word_hash[slot] = h
             _gbt_word_len[slot] = len(bw)
+            _gbt_filter_set(_gbt_word_filter, h)
             if prefix:
                 _gbt_prefix_bits[slot] |= 1 << g
             else:
@@ -207,6 +224,8 @@ def _gbt_init():
 cdef inline uint16_t _gbt_lookup(uint32_t h, size_t n, bint whole) noexcept nogil:
     """Groups of a token prefix of length n with hash h (`whole`: it is the whole token)."""
     cdef size_t slot = h & (_GBT_HT - 1)
+    if not _gbt_filter_has(_gbt_word_filter, h):
+        return 0
     while _gbt_word_len[slot]:
         if _gbt_word_hash[slot] == h and _gbt_word_len[slot] == n:
             return _gbt_prefix_bits[slot] | (_gbt_word_bits[slot] if whole else 0)
@@ -485,11 +504,13 @@ cdef struct _WordBits:
     uint32_t hash[_GBT_PT_HT]
     uint8_t bits[_GBT_PT_HT]
     uint8_t used[_GBT_PT_HT]
+    uint64_t filt[64]          # the words' hashes (_gbt_filter_has)
 
 
 cdef void _wb_clear(_WordBits *t) noexcept nogil:
     memset(t.used, 0, _GBT_PT_HT)
     memset(t.bits, 0, _GBT_PT_HT)
+    memset(t.filt, 0, sizeof(t.filt))
 
 
 cdef bint _wb_add(_WordBits *t, str w, int g):
@@ -505,12 +526,15 @@ cdef bint _wb_add(_WordBits *t, str w, int g):
     t.used[slot] = 1
     t.hash[slot] = h
     t.bits[slot] |= <uint8_t>(1 << g)
+    _gbt_filter_set(t.filt, h)
     return True
 
 
 cdef inline uint8_t _wb_bits(const _WordBits *t, uint32_t h) noexcept nogil:
     """The groups of the word whose token hash is h (0: none)."""
     cdef Py_ssize_t slot = h & (_GBT_PT_HT - 1)
+    if not _gbt_filter_has(t.filt, h):
+        return 0
     while t.used[slot]:
         if t.hash[slot] == h:
             return t.bits[slot]
