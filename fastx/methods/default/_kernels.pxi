@@ -1172,7 +1172,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                           double cut=0.0, double page_cut=0.0, bint headline=True, double min_overlap=0.6,
                           bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
                           double rel_best=0.0, double rel_share=0.0, int rel_types=-1,
-                          double *words_out=NULL):
+                          double *words_out=NULL, double starved_after=0.0):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1180,7 +1180,11 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     whole matrix X, or, with a model, blocks of _GBT_BLOCK rows, each scored by the ensemble
     (`_gbt_ensemble_memo`: rows that walk the trees as a recent row take its sum) and decided (`_gbt_keep_block`) as soon as it is written, so that
     nothing of the size of units x features is held (a 20 MB page of short paragraphs has
-    345,000 units: 153 MB of rows); the mask is the same as from the whole matrix."""
+    345,000 units: 153 MB of rows); the mask is the same as from the whole matrix.
+    `words_out`: the words the mask keeps (`_gbt_keep_mask`), -1 when nothing; -2 when
+    `starved_after` applied: a page whose kept units hold fewer words than it and whose units
+    are one block keeps the mask of the starved-page rule (every tree on the rows still held,
+    `low_cut`), so that only a starved page of more than _GBT_BLOCK units is featured again."""
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
@@ -1409,6 +1413,20 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
         with nogil:
             words = _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_words, m, rel_best,
                                    rel_share)
+            if 0 <= words < starved_after and m <= nb:
+                # a starved page whose rows are all still in X (one block): every tree on them and
+                # the low cut, as default_keep's second pass would decide after featuring the page
+                # again (the same rows, a fresh memo: the same sums)
+                _gbt_memo_reset(&memo)
+                _gbt_ensemble_memo(X, m, GBT_NFEAT, model.depth, model.feat, model.thr, model.leaf, model.nt,
+                                   model.exit_at, model.exit_margin, 0, cut, page_cut, model.width,
+                                   model.uoff, model.usort, &memo, zb, rows)
+                _gbt_keep_init(&ks)
+                ks.zall = zall
+                _gbt_keep_block(&ks, X, zb, 0, m, cut, page_cut, min_overlap, ub, low_cut)
+                memset(kp, 0, n)
+                _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_after, m, rel_best, rel_share)
+                words = -2.0
         if words_out != NULL:
             words_out[0] = words
         return keep
@@ -1683,16 +1701,21 @@ cdef struct _GbtMemo:
 
 cdef int _gbt_memo_alloc(_GbtMemo *mm, Py_ssize_t nb, Py_ssize_t F) noexcept nogil:
     """_GbtMemo buffers for blocks of up to nb rows of F columns; -1 when out of memory."""
-    cdef int k
     mm.xm = <float *>malloc((nb + 1) * F * sizeof(float))
     mm.zm = <double *>malloc((nb + 1) * sizeof(double))
     mm.src = <int32_t *>malloc((nb + 1) * sizeof(int32_t))
     mm.rep = <float *>malloc(_GBT_MEMO * F * sizeof(float) + 1)
+    _gbt_memo_reset(mm)
+    return -1 if mm.xm == NULL or mm.zm == NULL or mm.src == NULL or mm.rep == NULL else 0
+
+
+cdef void _gbt_memo_reset(_GbtMemo *mm) noexcept nogil:
+    """Forget the remembered rows (a new page, or the same rows scored again by every tree)."""
+    cdef int k
     mm.nrep = 0
     mm.last = _GBT_MEMO - 1
     for k in range(_GBT_MEMO):
         mm.rep_p[k] = -1
-    return -1 if mm.xm == NULL or mm.zm == NULL or mm.src == NULL or mm.rep == NULL else 0
 
 
 cdef void _gbt_memo_free(_GbtMemo *mm) noexcept nogil:
@@ -2302,7 +2325,8 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `low_cut`, `starved_words`: a page whose kept units (with the headline) hold fewer than
     `starved_words` words keeps the units reaching `low_cut` as well; the page is scored with
     the early exit first and, only when it is starved, again by every tree (exact scores near
-    `low_cut`).
+    `low_cut`): on the rows still held when the page has at most _GBT_BLOCK units, else by
+    featuring the page again.
     `rel_best`, `rel_share`: a page whose best unit's probability p* is under `rel_best` keeps
     the units reaching rel_share * p* as well, if its most probable type is in the bit mask
     `rel_types` (-1: any page); such a page is scored without early exit (exact p*).
@@ -2312,8 +2336,8 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     cdef double words = -1.0
     if first is None:
         keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
-                             INFINITY, 0.0, rel_best, rel_share, rel_types, &words)
-        if 0 <= words < starved_words:         # a starved page: every tree, the low cut
+                             low_cut, 0.0, rel_best, rel_share, rel_types, &words, starved_words)
+        if 0 <= words < starved_words:         # a starved page of many units: every tree, the low cut
             keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                                  low_cut, starved_words, rel_best, rel_share, rel_types)
         return keep
