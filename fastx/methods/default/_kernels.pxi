@@ -1140,27 +1140,18 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
         px[_GP_WORDS + k] = <float>log1p(wcnt[k])
 
 
-cdef tuple _gbt_type_decisions(object probs, object type_cuts, double cut, double page_cut, int rel_types,
+cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut, double page_cut, int rel_types,
                                double rel_best):
-    """(cut, page_cut, rel_best) for a page of type probabilities `probs`: its type's pair when
+    """(cut, page_cut, rel_best) for a page of type probabilities `probs` (_GBT_NTYPES floats): the
+    pair of its most probable type (np.argmax's choice: the first maximum, or the first NaN) when
     `type_cuts` are given, and the rule relative to the best unit only for the types in the bit
     mask `rel_types` (-1: every type)."""
-    cdef cnp.ndarray pa
-    cdef const float *pv
-    cdef Py_ssize_t k, j
-    if type(probs) is np.ndarray and (<cnp.ndarray>probs).ndim == 1 and (<cnp.ndarray>probs).shape[0] > 0 \
-            and cnp.PyArray_TYPE(<cnp.ndarray>probs) == cnp.NPY_FLOAT32 and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>probs):
-        # np.argmax's answer without its call: the first maximum, or the first NaN
-        pa = <cnp.ndarray>probs
-        pv = <const float *>cnp.PyArray_DATA(pa)
-        k = 0
-        for j in range(1, pa.shape[0]):
-            if pv[k] != pv[k]:
-                break
-            if pv[j] > pv[k] or pv[j] != pv[j]:
-                k = j
-    else:
-        k = int(np.argmax(probs))
+    cdef Py_ssize_t k = 0, j
+    for j in range(1, _GBT_NTYPES):
+        if probs[k] != probs[k]:
+            break
+        if probs[j] > probs[k] or probs[j] != probs[j]:
+            k = j
     if type_cuts is not None:
         cut, page_cut = type_cuts[k]
     if rel_types >= 0 and not (rel_types >> k) & 1:
@@ -1379,7 +1370,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     raise ValueError(f"page_types gave {pv.shape[0]} probabilities for {_GBT_NTYPES} types")
                 for k in range(_GBT_NTYPES):
                     ptv[k] = pv[k]
-                cut, page_cut, rel_best = _gbt_type_decisions(probs, type_cuts, cut, page_cut, rel_types, rel_best)
+                cut, page_cut, rel_best = _gbt_type_decisions(ptv, type_cuts, cut, page_cut, rel_types, rel_best)
             if rel_best > 0 or starved_words > 0:
                 nexit = 0                   # the page rules need every unit's exact log-odds
             if rel_best > 0:
@@ -2345,7 +2336,9 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     if page_types is not None and units_arr.shape[0]:
         probs = _gbt_page_types(d, page_arr, page_types)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
-        cut, page_cut, rel_best = _gbt_type_decisions(probs, type_cuts, cut, page_cut, rel_types, rel_best)
+        pv2 = np.ascontiguousarray(X_arr[0, _GF_PT:_GF_PT + _GBT_NTYPES])      # float32, as the rows hold them
+        cut, page_cut, rel_best = _gbt_type_decisions(<const float *>cnp.PyArray_DATA(pv2), type_cuts, cut,
+                                                      page_cut, rel_types, rel_best)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:
