@@ -17,6 +17,7 @@
 # short strings).
 
 DEF _META_TEXT_MAX = 320          # bytes of an element's text kept
+DEF _META_LABEL_MAX = 48          # bytes of the label before a year text (its element's text before it)
 DEF _META_TEXT_NODES = 64         # nodes visited to gather an element's text
 DEF _META_JSONLD_MAX = 1048576    # bytes of one JSON-LD script kept
 DEF _META_MAX_META = 400          # <meta> records
@@ -166,10 +167,15 @@ cdef str _meta_doc_text(Doc d, Py_ssize_t i, size_t limit):
     """Text of Doc node i (an element's subtree or a text node), at most `limit` bytes from
     at most _META_TEXT_NODES nodes of the flat array; each text node a line of its own (a
     byline's name, then its role).  The Doc holds no script, style, template or hidden text."""
+    return _meta_doc_span_text(d, i, d.view.end[i], limit)
+
+
+cdef str _meta_doc_span_text(Doc d, Py_ssize_t i, Py_ssize_t end, size_t limit):
+    """Text of the Doc's nodes i..end-1 (preorder ranks), as _meta_doc_text reads it."""
     cdef unsigned char buf[_META_TEXT_MAX + 8]
     cdef size_t k = 0, take
     cdef DocView dv = d.view
-    cdef Py_ssize_t j = i, end = dv.end[i]
+    cdef Py_ssize_t j = i
     cdef int visits = 0
     if limit > _META_TEXT_MAX:
         limit = _META_TEXT_MAX
@@ -479,8 +485,9 @@ def meta_scan(Doc doc):
     _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 elements past it (the first
     _META_NO_H1 of a body without h1), microdata itemprop values, <time datetime>, elements
     whose class/id/rel names an author, byline or date, and short text nodes that open a
-    byline or dateline or hold a year.  `order` is an element's preorder rank among the Doc's
-    elements (0 for the tag walk)."""
+    byline or dateline or hold a year (a "year" record's key: the text before it in its
+    element, its label).  `order` is an element's preorder rank among the Doc's elements (0
+    for the tag walk)."""
     if not _meta_ready:
         _meta_init()
     out = []
@@ -603,7 +610,11 @@ def meta_scan(Doc doc):
                 bl = _meta_byline_text(docv.text_buf + docv.text_off[i], tlen)
                 if bl == 3:
                     if n_years < _META_MAX_YEARS:
-                        out.append((10, "", (<const char *>docv.text_buf + docv.text_off[i])[:tlen].decode(
+                        # with the text before it in its element: its label ("<dd><b>Joined:</b>
+                        # Dec 11, 2021</dd>")
+                        up = docv.parent[i]
+                        out.append((10, _meta_doc_span_text(doc, up + 1, i, _META_LABEL_MAX) if 0 <= up < i - 1
+                                    else "", (<const char *>docv.text_buf + docv.text_off[i])[:tlen].decode(
                                     "utf-8", "replace"), order))
                         n_years += 1
                 elif bl and n_texts < _META_MAX_TEXTS:
@@ -1213,6 +1224,8 @@ from urllib.parse import urljoin as _meta_urljoin, urlsplit as _meta_urlsplit
 # month names costs a hundred tries at every position)
 _META_WORD_RE = r"[^\W\d_]{3,10}"
 _META_RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
+# /2023/october/03/: an English month name between the year and the day
+_META_RE_URL_DATE_NAMED = re.compile(r"/((?:19|20)\d\d)/([a-z]{3,9})/(0?[1-9]|[12]\d|3[01])(?:/|$)", re.I)
 
 
 cdef inline Py_ssize_t _meta_run(str s, Py_ssize_t i, Py_ssize_t n, str stops):
@@ -1257,13 +1270,17 @@ def _meta_host(url):
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def meta_url_date(url):
-    """A publication date in a URL path (/2025/09/04/, /2025-09-04-, /20250904/); None if absent."""
+    """A publication date in a URL path (/2025/09/04/, /2025-09-04-, /20250904/, /2023/october/03/);
+    None if absent."""
     if not url:
         return None
     path = _meta_urlsplit(url).path
     m = _META_RE_URL_DATE.search(path)
     if m and m[3]:
         return meta_parse_date(f"{m[1]}-{m[2]}-{m[3]}")
+    m = _META_RE_URL_DATE_NAMED.search(path)
+    if m and META_MONTHS.get(m[2].lower()):
+        return meta_parse_date(f"{m[1]}-{META_MONTHS[m[2].lower()]:02d}-{int(m[3]):02d}")
     return None
 
 
@@ -1713,7 +1730,7 @@ def meta_resolve(doc, url, cls):
         elif kind == 9:
             base = val.strip()
         elif kind == 10:
-            years.append((val, order))
+            years.append((key, val, order))
         elif kind == 11:
             hints_later = order
 
@@ -1726,6 +1743,10 @@ def meta_resolve(doc, url, cls):
             hints_later = None
         return hints
 
+    if "script:ld+json" in metas:
+        # JSON-LD a framework wrote into <meta name="script:ld+json" content="{...}"> (Remix's
+        # meta export) in place of a <script type="application/ld+json">
+        ld_texts.append(metas["script:ld+json"])
     ld = _meta_ld_objects(ld_texts) if ld_texts else []
     # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
     main = None
@@ -1856,8 +1877,17 @@ def meta_resolve(doc, url, cls):
                 (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2 and\
                 all(d != md.date for d, _, _, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order)):
             md.date, src["date"] = first[0], first[1]
+    url_day = meta_url_date(url) or meta_url_date(canonical)
+    if md.date is not None and url_day is not None and md.date != url_day and len(md.date) == 10:
+        # a day in the URL path (/2025/12/18/) is the publication day as the site's CMS saw it,
+        # in the site's time zone: a metadata or dateline date one day off it is the same moment
+        # in another zone (UTC), and one with the URL's month and day swapped was read the
+        # wrong way round (03/10/2023 on a day-first site)
+        d0, d1 = _pydate.fromisoformat(md.date), _pydate.fromisoformat(url_day)
+        if abs((d0 - d1).days) == 1 or (d0.year == d1.year and d0.month == d1.day and d0.day == d1.month):
+            md.date, src["date"] = url_day, "url"
     if md.date is None:
-        set_("date", meta_url_date(url) or meta_url_date(canonical), "url")
+        set_("date", url_day, "url")
 
     # ---- language
     if lang:
@@ -2290,6 +2320,10 @@ def _meta_byline_author(hints, texts, link_author, h1s, md):
 
 
 _META_UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)
+# a member's profile beside a forum post ("Joined: Mar 2019", "Founded: Dec 11, 2021", "Member
+# since ..."): the date of an account, not of the page
+_META_PROFILE = re.compile(r"\b(?:joined|join date|member since|registered|founded|last (?:seen|active|visit|login))\b"
+                           r"|注册时间|注册于|加入时间", re.I)
 _META_NOT_DATELINE_WORDS = ("comment", "related", "footer", "copyright")     # class/id of other items' dates
 _META_NOT_DATELINE = re.compile("|".join(_META_NOT_DATELINE_WORDS), re.I)
 
@@ -2317,9 +2351,9 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
         if dist <= limit and len(raw) < 400 and _meta_year_in(raw) \
                 and not _meta_has_word(key, _META_NOT_DATELINE_WORDS, _META_NOT_DATELINE):
             entries.append((dist, 2, "", raw))
-    for raw, order in years:
+    for label, raw, order in years:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit:
+        if dist <= limit and _META_PROFILE.search(label) is None:
             entries.append((dist, 3, "", raw))
     entries.sort()
     for dist, rank, a, b in entries[:_META_VISIBLE_TRIES]:
@@ -2340,7 +2374,9 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
         m = _META_ZH_DATE.search(t)
         d = (meta_parse_date(m[1]) if m else None) or meta_parse_date(t[:160])
         if d:
-            yield d, "byline", _META_UPDATED.search(t[:t.find(d[:4]) if d[:4] in t else 60]) is not None, dist
+            label = t[:t.find(d[:4]) if d[:4] in t else 60]
+            if _META_PROFILE.search(label) is None:
+                yield d, "byline", _META_UPDATED.search(label) is not None, dist
 
 
 @cython.wraparound(True)

@@ -105,6 +105,38 @@ def test_time_element_and_url_date():
     assert (m.date, m.source["date"]) == ("2019-05-17", "url")
 
 
+@pytest.mark.parametrize("meta_date, url, out, source", [
+    ("2025-12-19T03:10:00+00:00", "https://blog.example/2025/12/18/post/", "2025-12-18", "url"),   # UTC
+    ("03/10/2023", "https://blog.example/2023/october/03/post/", "2023-10-03", "url"),        # read m/d
+    ("2025-12-11T10:00:00+00:00", "https://blog.example/2025/12/18/post/", "2025-12-11", "meta"),  # another day
+    ("2025-12-18T10:00:00+00:00", "https://blog.example/post/", "2025-12-18", "meta"),
+])
+def test_the_day_in_the_url_against_the_metadata_date(meta_date, url, out, source):
+    html = (f"<html><head><meta name='date' content='{meta_date}'></head>"
+            "<body><h1>Post</h1><p>Text.</p></body></html>")
+    m = meta(html, url=url)
+    assert (m.date, m.source["date"]) == (out, source)
+
+
+def test_json_ld_in_a_meta_element():
+    # Remix's meta export writes JSON-LD into <meta name="script:ld+json" content="...">
+    ld = json.dumps({"@context": "https://schema.org", "@type": "Article", "headline": "Full EV Cars",
+                     "datePublished": "2025-11-17T09:00:00-05:00", "author": {"@type": "Person", "name": "Ann Lee"}})
+    html = f"<html><head><meta name='script:ld+json' content='{ld}'></head><body><h1>x</h1></body></html>"
+    m = meta(html)
+    assert (m.date, m.source["date"], m.author, m.source["author"]) == ("2025-11-17", "json-ld", "Ann Lee", "json-ld")
+
+
+@pytest.mark.parametrize("label", ["Joined:", "Founded:", "Member since", "Registered:", "Last seen:"])
+def test_a_forum_profile_date_is_not_the_page_date(label):
+    # phpBB: the poster's profile (its account's date) sits before the post and its dateline
+    html = ("<html><body><h1>Forum</h1><h3>MLS is Back!</h3>"
+            f"<dl><dd><strong>Posts:</strong> 4032</dd><dd><strong>{label}</strong> Dec 11, 2021</dd></dl>"
+            "<p class='author'>by <a>Outer</a> &raquo; Tue Aug 27, 2019 1:47 am</p><div>Post body.</div>"
+            "</body></html>")
+    assert meta(html).date == "2019-08-27"
+
+
 def test_microdata_date_is_the_first_in_page_order():
     # a forum: the question's dateCreated comes before its comments' datePublished
     html = ("<html><body><h1>Why is except: pass bad?</h1>"
@@ -190,6 +222,8 @@ def test_parse_date_rejects(text):
 
 def test_url_date():
     assert url_date("https://x.example/2025/12/18/post") == "2025-12-18"
+    assert url_date("https://x.example/blog/2023/october/03/post") == "2023-10-03"
+    assert url_date("https://x.example/2023/shop/03/post") is None            # not a month
     assert url_date("https://x.example/news/20250904/post.html") == "2025-09-04"
     assert url_date("https://x.example/p/1995123/post.html") is None          # an id, not a date
     assert url_date("https://x.example/2025/12/") is None                     # no day
