@@ -388,11 +388,6 @@ PT_PARAMS = {
     "force_row_wise": True, "num_threads": 2, "verbose": -1,
 }
 PT_ROUNDS = 300
-# the weight of a page of ARTICLE_CORPORA in the page-type model, relative to a wcxb-dev page: the old
-# corpora's 1,748 articles would otherwise outweigh wcxb-dev's 611 training articles three to one, and
-# their older news markup pulls modern service and listing pages towards "article" (out-of-fold accuracy
-# on wcxb-dev's training pages, folds by domain, mean of 3 seeds: .835 at weight 1, .838 at 0.5)
-PT_ARTICLE_CORPUS_WEIGHT = 0.5
 
 
 def set_page_type_rounds(rounds: int, learning_rate: float) -> None:
@@ -414,7 +409,6 @@ def fit_page_type(pages: list[Page]) -> ptm.PageTypeModel:
     # every type weighs the same in training (wcxb-dev has 790 articles and 91 documentation pages)
     counts = np.bincount(y, minlength=len(ptm.PAGE_TYPES)).astype(float)
     w = (len(y) / (len(counts) * np.maximum(counts, 1)))[y] ** 0.5
-    w *= np.array([PT_ARTICLE_CORPUS_WEIGHT if p.corpus in ARTICLE_CORPORA else 1.0 for p in pages])
     b = lgb.train(PT_PARAMS, lgb.Dataset(X, label=y, weight=w, params={"max_bin": PT_PARAMS["max_bin"]}),
                   num_boost_round=PT_ROUNDS)
     feat, thr, leaf = complete_trees(b, PT_PARAMS["max_depth"])
