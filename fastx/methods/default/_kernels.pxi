@@ -448,11 +448,15 @@ PAGE_FEATURE_NAMES = (
      "rep_share", "rep_n", "rep_cover", "digits", "currency", "question"]
     + [f"n_{t}" for t in PAGE_TAG_CLASSES] + [f"r_{t}" for t in PAGE_TAG_CLASSES]
     + [f"w_{g}" for g, _ in GBT_WORD_GROUPS]
+    + ["hd_n", "hd_link_n", "hd_link_share", "hd_per_k", "h1_chars", "h1_pos", "h1_after", "p_share",
+       "p_long", "p_long_share", "p_mean", "a_long", "a_long_share", "img_link_share", "li_share", "li_link",
+       "currency_n", "rep_link", "rep_item_chars", "rep_groups", "rep_most_n", "rep_most_link"]
 )
 cdef enum:
     _GP_TAGS = 19
     _GP_WORDS = _GP_TAGS + 2 * _GBT_NPTAG
-    GBT_NPAGE = _GP_WORDS + _GBT_GROUPS
+    _GP_SHAPE = _GP_WORDS + _GBT_GROUPS
+    GBT_NPAGE = _GP_SHAPE + 22
 
 
 cdef inline bint _gbt_sentence_end(uint32_t cp) noexcept nogil:
@@ -796,7 +800,7 @@ cdef Py_ssize_t _gbt_page_type_width() except -1:
     cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
     if G == 0:
         raise ValueError("page_type_row: page_type_tables() has not been called")
-    return GBT_NPAGE + (5 + G) + (S + 4) + (2 * _GBT_NTYPES + G)
+    return GBT_NPAGE + (5 + G) + (S + 4) + (2 * _GBT_NTYPES + G + 2)
 
 
 def page_type_row(Doc d, object page_row):
@@ -805,7 +809,8 @@ def page_type_row(Doc d, object page_row):
     (`_gbt_url_row`), the schema columns (per schema group of `page_type_tables`, its JSON-LD
     "@type" values, at most 5; the values of no group; og:type article, product, website),
     and the text columns (per PAGE_TYPE_WORDS group its words per thousand tokens of the
-    text and log(1 + their count); per URL word group whether a title token names it)."""
+    text and log(1 + their count); per URL word group whether a title token names it; the
+    title's tokens and separators, `_gbt_title_shape`)."""
     cdef Py_ssize_t w = _gbt_page_type_width()
     pr = np.ascontiguousarray(page_row, dtype=np.float32)
     if pr.ndim != 1 or pr.shape[0] != GBT_NPAGE:
@@ -819,7 +824,7 @@ cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x) except -1:
     """page_type_row's row of `d` into x (zeroed, _gbt_page_type_width() floats) from its page
     row (GBT_NPAGE floats)."""
     cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
-    cdef Py_ssize_t nu = 5 + G, ns = S + 4, nt = 2 * _GBT_NTYPES + G
+    cdef Py_ssize_t nu = 5 + G, ns = S + 4, nt = 2 * _GBT_NTYPES + G + 2
     cdef Py_ssize_t u0 = GBT_NPAGE, s0 = u0 + nu, t0 = s0 + ns, k, j
     memcpy(x, page_row, GBT_NPAGE * sizeof(float))
     cdef bytes b
@@ -855,7 +860,27 @@ cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x) except -1:
         bits = _gbt_url_words(bp, len(b))
         for k in range(G):
             x[t0 + 2 * _GBT_NTYPES + k] = (bits >> k) & 1
+        _gbt_title_shape(bp, len(b), x + t0 + 2 * _GBT_NTYPES + G)
     return 0
+
+
+cdef void _gbt_title_shape(const unsigned char *s, Py_ssize_t n, float *x) noexcept nogil:
+    """The title's shape into x[0..2): its tokens (_gbt_next_token; an article's headline is
+    a sentence, a category page's title a name or two) and its separators (| - : and the
+    en dash, em dash, middle dot and », which join the page's name to the site's)."""
+    cdef Py_ssize_t pos = 0, i, tok = 0, sep = 0
+    cdef uint32_t h
+    while _gbt_next_token(s, n, &pos, &h) > 0:
+        tok += 1
+    for i in range(n):
+        if s[i] == 124 or s[i] == 45 or s[i] == 58:
+            sep += 1
+        elif s[i] == 0xE2 and i + 2 < n and s[i + 1] == 0x80 and (s[i + 2] == 0x93 or s[i + 2] == 0x94):
+            sep += 1
+        elif s[i] == 0xC2 and i + 1 < n and (s[i + 1] == 0xB7 or s[i + 1] == 0xBB):
+            sep += 1
+    x[0] = <float>tok
+    x[1] = <float>sep
 
 
 cdef object _gbt_page_type_probs(Doc d, object page_arr, tuple models):
@@ -1037,16 +1062,41 @@ for _c in range(256):
 
 cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, const int32_t *units,
                         const double *acc, const uint8_t *ck, const uint8_t *kind, const int32_t *tag, const int32_t *C,
-                        const int32_t *LC, const int32_t *LT, const int32_t *P, const uint16_t *wbits,
-                        const _GbtGroups *g, double rep_cover, const unsigned char *buf,
-                        Py_ssize_t blen) noexcept nogil:
+                        const int32_t *LC, const int32_t *LT, const int32_t *P, const int32_t *parent,
+                        const uint16_t *flags, const uint16_t *wbits, const _GbtGroups *g, double rep_cover,
+                        const unsigned char *buf, Py_ssize_t blen) noexcept nogil:
     """The page's feature row (PAGE_FEATURE_NAMES order): size, link and punctuation shares,
     how the text is spread over units (the share of the largest ones, of CETD's keep set,
     of sentence-like, short and link-dominated units), the largest repeated sibling group,
     digits, currency signs and question marks in the text, tag counts and class/id word
-    groups.  `acc` and `ck` are the units' accumulators and CETD's keep set (_gbt_features): the
-    page row reads what the units' rows hold (u_chars, u_link, u_endp, cetd_keep) from them, so
-    that it comes before the rows (whose pt_* columns it decides)."""
+    groups, then the shape of the content (`_GP_SHAPE` on): what tells a list of items from
+    one body of text.  `acc` and `ck` are the units' accumulators and CETD's keep set
+    (_gbt_features): the page row reads what the units' rows hold (u_chars, u_link, u_endp,
+    cetd_keep) from them, so that it comes before the rows (whose pt_* columns it decides).
+
+    The shape columns, all from the same node loop (preorder: the text before a node is the
+    text nodes before it) and the sibling groups:
+
+    - ``hd_n``, ``hd_link_n``: log(1 + headings h1-h6 holding text), log(1 + those whose text
+      is at least half link text: a listing's linked item titles); ``hd_link_share`` the
+      second over the first; ``hd_per_k`` headings per 1000 characters of the body;
+    - ``h1_chars``: log(1 + characters of the first h1 holding text) (0: none); ``h1_pos``:
+      the share of the body's text before it (-1: none); ``h1_after``: log(1 + characters
+      of text from it on) (an article's h1 heads a long body, a collection's a grid);
+    - ``p_share``: the share of the body's text in <p>; ``p_long``: log(1 + paragraphs of at
+      least 150 characters under 30 % link text: prose), ``p_long_share`` their share of the
+      body's text; ``p_mean``: log(1 + mean characters per <p> holding text);
+    - ``a_long``: log(1 + links of at least 40 characters: headline links),
+      ``a_long_share`` their share of the links holding text; ``img_link_share``: the share
+      of images inside a link (cards link their picture);
+    - ``li_share``, ``li_link``: the share of the body's text in list items (outside another
+      <li>), and its link share;
+    - ``currency_n``: log(1 + currency signs in the text) (a grid of prices against one);
+    - of the repeated groups (at least _GBT_REP_MIN siblings): the link share of the one
+      holding the most text (``rep_link``), log(1 + its characters per item)
+      (``rep_item_chars``), log(1 + groups holding at least 5 % of the body's text)
+      (``rep_groups``), log(1 + the largest group's size) (``rep_most_n``) and its link
+      share (``rep_most_link``)."""
     cdef Py_ssize_t i, u, k, elements = 0
     cdef double top[5]
     cdef double tot = 0, v, cetd = 0, endp = 0, shortu = 0, linku = 0, repc = 0, t5 = 0
@@ -1055,6 +1105,10 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
     cdef double cnt[_GBT_NPTAG + 1]
     cdef double wcnt[_GBT_GROUPS]
     cdef unsigned char c
+    cdef uint8_t pk
+    cdef double tc = 0, nh = 0, nhl = 0, h1c = -1, h1pos = 0, pc = 0, npar = 0, plong = 0, plongc = 0
+    cdef double na = 0, nalong = 0, nimg = 0, nimgl = 0, lic = 0, lilc = 0
+    cdef double replc = 0, repgroups = 0, mostn = 0, mostc = 0, mostlc = 0
     for k in range(5):
         top[k] = 0
     for k in range(_GBT_NPTAG + 1):
@@ -1063,10 +1117,39 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
         wcnt[k] = 0
     for i in range(n):
         if kind[i] != LXB_ELEMENT:
+            if kind[i] == LXB_TEXT:
+                tc += C[i]
             continue
         elements += 1
         if tag[i] < STATIC_LIMIT:
-            cnt[_gbt_ptag[tag[i]]] += 1
+            pk = _gbt_ptag[tag[i]]
+            cnt[pk] += 1
+            if pk == 4:                                     # img
+                nimg += 1
+                if flags[i] & NF_IN_LINK:
+                    nimgl += 1
+            elif C[i] > 0:
+                if pk == 6 or pk == 7:                      # h1, h2-h6
+                    nh += 1
+                    if 2 * LC[i] >= C[i]:
+                        nhl += 1
+                    if pk == 6 and h1c < 0:
+                        h1c = C[i]
+                        h1pos = tc
+                elif pk == 8:                               # p
+                    npar += 1
+                    pc += C[i]
+                    if C[i] >= 150 and LC[i] < 0.3 * C[i]:
+                        plong += 1
+                        plongc += C[i]
+                elif pk == 9:                               # li outside another li
+                    if parent[i] < 0 or tag[parent[i]] != tag[i]:
+                        lic += C[i]
+                        lilc += LC[i]
+                elif pk == 11:                              # a
+                    na += 1
+                    if C[i] >= 40:
+                        nalong += 1
         if wbits[i]:
             for k in range(_GBT_GROUPS):
                 if wbits[i] & (1 << k):
@@ -1091,9 +1174,18 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
     for k in range(5):
         t5 += top[k]
     for i in range(g.mask + 1):
-        if g.slots[i].cnt >= _GBT_REP_MIN and g.slots[i].chars > repc:
+        if g.slots[i].cnt < _GBT_REP_MIN:
+            continue
+        if g.slots[i].chars > repc:
             repc = g.slots[i].chars
             repn = g.slots[i].cnt
+            replc = g.slots[i].lc
+        if g.slots[i].cnt > mostn:
+            mostn = g.slots[i].cnt
+            mostc = g.slots[i].chars
+            mostlc = g.slots[i].lc
+        if g.slots[i].chars >= 0.05 * bc:
+            repgroups += 1
     cdef Py_ssize_t ndig = 0, ncur = 0, nq = 0
     cdef uint8_t kc
     for i in range(blen):
@@ -1138,6 +1230,28 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
         px[_GP_TAGS + _GBT_NPTAG + k] = _gbt_ratio(cnt[k + 1], elements)
     for k in range(_GBT_GROUPS):
         px[_GP_WORDS + k] = <float>log1p(wcnt[k])
+    px[_GP_SHAPE + 0] = <float>log1p(nh)
+    px[_GP_SHAPE + 1] = <float>log1p(nhl)
+    px[_GP_SHAPE + 2] = _gbt_ratio(nhl, nh)
+    px[_GP_SHAPE + 3] = _gbt_ratio(1000.0 * nh, bc)
+    px[_GP_SHAPE + 4] = <float>log1p(h1c) if h1c >= 0 else 0
+    px[_GP_SHAPE + 5] = _gbt_ratio(h1pos, bc) if h1c >= 0 else -1
+    px[_GP_SHAPE + 6] = <float>log1p(tc - h1pos) if h1c >= 0 else 0
+    px[_GP_SHAPE + 7] = _gbt_ratio(pc, bc)
+    px[_GP_SHAPE + 8] = <float>log1p(plong)
+    px[_GP_SHAPE + 9] = _gbt_ratio(plongc, bc)
+    px[_GP_SHAPE + 10] = <float>log1p(pc / npar) if npar > 0 else 0
+    px[_GP_SHAPE + 11] = <float>log1p(nalong)
+    px[_GP_SHAPE + 12] = _gbt_ratio(nalong, na)
+    px[_GP_SHAPE + 13] = _gbt_ratio(nimgl, nimg)
+    px[_GP_SHAPE + 14] = _gbt_ratio(lic, bc)
+    px[_GP_SHAPE + 15] = _gbt_ratio(lilc, lic)
+    px[_GP_SHAPE + 16] = <float>log1p(cur)
+    px[_GP_SHAPE + 17] = _gbt_ratio(replc, repc)
+    px[_GP_SHAPE + 18] = <float>log1p(repc / repn) if repn > 0 else 0
+    px[_GP_SHAPE + 19] = <float>log1p(repgroups)
+    px[_GP_SHAPE + 20] = <float>log1p(mostn)
+    px[_GP_SHAPE + 21] = _gbt_ratio(mostlc, mostc)
 
 
 cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut, double page_cut, int rel_types,
@@ -1353,7 +1467,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                 if _gbt_rep_row(X, units[u], dv.parent, dv.chars, &groups, body_c) > 0:
                     rep_cover += acc[12 * u]
             _gbt_page_row(PX, n, m, root, units, acc, ck, dv.kind, dv.tag, dv.chars, dv.link_chars, dv.link_tags,
-                          dv.punct, wbits, &groups, rep_cover,
+                          dv.punct, dv.parent, dv.flags, wbits, &groups, rep_cover,
                           dv.text_buf, buf_len)
         for k in range(_GBT_NTYPES):
             ptv[k] = 0              # the page-type columns (default_features: set by the caller)

@@ -15,10 +15,13 @@ Input: the page's row of ``_core.PAGE_FEATURE_NAMES`` (computed by
 link and punctuation shares, how the text spreads over units, the largest
 group of repeated siblings -- the repetition VSSE's tag-path aggregation
 finds, seeds/000 Formula 2 --, digits, currency signs, question marks, tag
-counts, class/id word groups) followed by ``URL_FEATURE_NAMES`` (path depth
-and length, digits, a year, and words of the path that name a page type), the
-schema.org types, og:type and words of the text and title that name one, all
-built by one compiled call (``_core.page_type_row``).
+counts, class/id word groups, and the shape of the content: linked headings,
+the first h1's size and place, long paragraphs of prose, headline links,
+images inside links, list items, the repeated groups' link share and item
+size) followed by ``URL_FEATURE_NAMES`` (path depth and length, digits, a
+year, and words of the path that name a page type), the schema.org types,
+og:type, words of the text and title that name one and the title's tokens and
+separators, all built by one compiled call (``_core.page_type_row``).
 
 Model: a gradient-boosted multiclass ensemble (LightGBM softmax, trained by
 ``benchmarks/train.py`` on wcxb-dev's training domains), stored as one
@@ -72,7 +75,7 @@ SCHEMA_FEATURE_NAMES = tuple(f"ld_{k}" for k in _SCHEMA_TYPES) + ("ld_other", "o
                                                                    "og_website")
 _WORD_GROUPS = tuple(g for g, _ in _core.PAGE_TYPE_WORDS)
 TEXT_FEATURE_NAMES = tuple(f"txt_{g}" for g in _WORD_GROUPS) + tuple(f"txt_{g}_n" for g in _WORD_GROUPS) \
-    + tuple(f"title_{k}" for k in _URL_WORDS)
+    + tuple(f"title_{k}" for k in _URL_WORDS) + ("title_tokens", "title_seps")
 FEATURE_NAMES = tuple(_core.PAGE_FEATURE_NAMES) + URL_FEATURE_NAMES + SCHEMA_FEATURE_NAMES \
     + TEXT_FEATURE_NAMES
 _core.page_type_tables(tuple(_URL_WORDS.values()), tuple(_SCHEMA_TYPES.values()))
@@ -87,7 +90,8 @@ def page_row(doc, row) -> np.ndarray:
     page type of ``_SCHEMA_TYPES`` how many JSON-LD "@type" values name it, at most 5, those
     naming none, whether og:type says article, product or website) and text columns (per
     ``PAGE_TYPE_WORDS`` group its words per thousand tokens of the text and log(1 + their
-    count); whether a title token is one of the page type's URL words)."""
+    count); whether a title token is one of the page type's URL words; the title's tokens and
+    separators)."""
     return _core.page_type_row(doc, row)
 
 

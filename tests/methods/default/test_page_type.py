@@ -70,6 +70,39 @@ def test_repetition_features_see_the_list_items():
     assert (single[:, COL["rep_n"]] == 0).all() and (single[:, COL["rep_level"]] == -1).all()
 
 
+def test_shape_columns_tell_a_list_of_items_from_a_body_of_text():
+    P = {name: j for j, name in enumerate(_core.PAGE_FEATURE_NAMES)}
+    cards = (b"<html><body><h1>Shoes</h1><div class=grid>"
+             + b"".join(b'<div class="card"><a href="/p/%d"><img src="/i/%d.jpg"></a>'
+                        b'<h3><a href="/p/%d">A pair of light running shoes for long roads, model %d</a></h3><p>$%d.99</p></div>'
+                        % (i, i, i, i, 20 + i) for i in range(12))
+             + b"</div></body></html>")
+    c = _core.default_features(fastx.parse(cards))[3]
+    a = _core.default_features(fastx.parse(ARTICLE))[3]
+    # twelve linked item headings and the h1; every image inside a link (the image links hold no
+    # text: every link holding text is a headline); a price per card
+    assert c[P["hd_n"]] == pytest.approx(math.log1p(13)) and c[P["hd_link_n"]] == pytest.approx(math.log1p(12))
+    assert c[P["hd_link_share"]] == pytest.approx(12 / 13)
+    assert c[P["img_link_share"]] == 1 and c[P["currency_n"]] == pytest.approx(math.log1p(12))
+    assert c[P["a_long"]] == pytest.approx(math.log1p(12)) and c[P["a_long_share"]] == 1
+    assert c[P["rep_most_n"]] == pytest.approx(math.log1p(12)) and c[P["p_long"]] == 0
+    assert c[P["h1_chars"]] == pytest.approx(math.log1p(5)) and c[P["h1_pos"]] == 0
+    # the article: one h1 over one long paragraph of prose, no list items, no repetition
+    assert a[P["hd_n"]] == pytest.approx(math.log1p(1)) and a[P["hd_link_share"]] == 0
+    assert a[P["p_long"]] == pytest.approx(math.log1p(1)) and a[P["p_long_share"]] > 0.9
+    assert a[P["li_share"]] == 0 and a[P["rep_groups"]] == 0 and a[P["rep_most_n"]] == 0
+    doc = fastx.parse(ARTICLE)
+    assert a[P["h1_after"]] == pytest.approx(math.log1p(doc.chars[doc.body]))     # the h1 opens the body
+    # no h1: position -1
+    assert _core.default_features(fastx.parse(b"<p>x</p>"))[3][P["h1_pos"]] == -1
+
+
+def test_title_shape_columns():
+    doc = fastx.parse(b"<title>Running shoes | Shop \xe2\x80\x93 Example</title><p>x</p>")
+    x = ptm.page_row(doc, _core.default_features(doc)[3])
+    assert x[PCOL["title_tokens"]] == 4 and x[PCOL["title_seps"]] == 2
+
+
 def test_page_signals_read_json_ld_og_type_and_words():
     page = (b'<html><head><meta property="og:type" content="Product">'
             b'<script type="application/ld+json">{"@graph": [{"@type": ["Product", "Thing"]},'
