@@ -1260,6 +1260,10 @@ def meta_url_date(url):
     """A publication date in a URL path (/2025/09/04/, /2025-09-04-, /20250904/); None if absent."""
     if not url:
         return None
+    # the date opens with "/19" or "/20" in the path: a URL without either (and without the tab
+    # or newline urlsplit removes, which could join one) holds none, and is not split
+    if "/19" not in url and "/20" not in url and "\t" not in url and "\n" not in url and "\r" not in url:
+        return None
     path = _meta_urlsplit(url).path
     m = _META_RE_URL_DATE.search(path)
     if m and m[3]:
@@ -1341,25 +1345,29 @@ _META_MINOR_WORDS = frozenset(("of", "and", "the", "for", "in", "on", "at", "to"
 def _meta_initials(p):
     """The initials of a name's words, minor words skipped ("Occupational Safety and Health
     Administration" -> "osha"); "" for fewer than three words."""
-    w = [x for x in p.split() if x.casefold() not in _META_MINOR_WORDS]
+    w = p.split()
+    if len(w) < 3:              # (fewer still without the minor words)
+        return ""
+    w = [x for x in w if x.casefold() not in _META_MINOR_WORDS]
     return "".join(x[0] for x in w).casefold() if len(w) >= 3 else ""
 
 
-@cython.wraparound(True)
-@cython.boundscheck(True)
-def _meta_strip_trailing_sep(s):
+cdef str _meta_strip_trailing_sep(str s):
     """`s` without the separator that ends it (and the whitespace around), stripped: what
     re.sub(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$", "", s).strip() gives (the expression tried
-    a match at every position: ten times the cost)."""
-    t = s.rstrip()
-    for sep in _META_TRAILING_SEPS:
-        if t.endswith(sep):
-            return t[:len(t) - len(sep)].strip()
+    a match at every position: ten times the cost); "::" is removed whole, as the expression's
+    alternation did. The last code point compared in C (not an endswith per separator)."""
+    cdef str t = s.rstrip()
+    cdef Py_ssize_t n = len(t)
+    cdef Py_UCS4 c
+    if n == 0:
+        return s.strip()
+    c = t[n - 1]
+    if c == 58:                 # ":" or "::"
+        return t[:n - 2 if n >= 2 and t[n - 2] == 58 else n - 1].strip()
+    if c == 124 or c == 45 or c == 0x2013 or c == 0x2014 or c == 0xB7 or c == 0x2022 or c == 0xBB or c == 47:
+        return t[:n - 1].strip()
     return s.strip()
-
-
-# "::" before ":" (the longer separator is the one removed, as the expression's alternation did)
-_META_TRAILING_SEPS = ("::", "|", "-", "–", "—", "·", "•", "»", "/", ":")
 
 
 
@@ -1726,6 +1734,12 @@ def meta_resolve(doc, url, cls):
             hints_later = None
         return hints
 
+    def later_hints():
+        """The hints past _META_NEAR are still unread, and every one of them is more than
+        _META_SHOWN_NEAR elements past the headline (h1s[0]): a reader of the nearest hints may
+        load them (all_hints) only when it reaches that distance (_meta_nearest)."""
+        return hints_later is not None and hints_later[1] - (h1s[0][1] if h1s else 0) > _META_SHOWN_NEAR
+
     ld = _meta_ld_objects(ld_texts) if ld_texts else []
     # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
     main = None
@@ -1799,7 +1813,13 @@ def meta_resolve(doc, url, cls):
     if md.author is None and item_author:      # the first: on forums the original poster
         set_("author", _meta_join_names(_meta_byline_names(item_author["author"], True)), "microdata")
     if md.author is None:
-        set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
+        # the hints past _META_NEAR read only when the nearer candidates give no name (lazy: a
+        # second pass over the window otherwise); eagerly when they could fall within
+        # _META_SHOWN_NEAR of the h1 the date check below reads `hints` around
+        if later_hints():
+            set_("author", _meta_byline_author(hints, texts, link_author, h1s, md, all_hints, hints_later[1]), "byline")
+        else:
+            set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
     if main is not None:
@@ -1844,7 +1864,8 @@ def meta_resolve(doc, url, cls):
                     if set_("date", meta_parse_date(v), "microdata"):
                         break
     if md.date is None:
-        set_("date", *_meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0))
+        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1])
+             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0))
     else:
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
@@ -2079,6 +2100,7 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
     tail_keys.discard("")
     found_site = set()
     best = None
+    wc = None           # the words of the most trusted candidate (once, for every h1)
     for h, _ in h1s[:4]:
         kh = meta_key(h)
         if len(kh) < 3:
@@ -2101,7 +2123,8 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
                 md.source["title"] = s
                 return c
         if best is None and cands:
-            wc = _meta_words(cands[0][0])
+            if wc is None:
+                wc = _meta_words(cands[0][0])
             wh = _meta_words(h)
             if wc and len(wc & wh) >= _META_TITLE_OVERLAP * len(wc) and len(wh) >= 2:
                 best = h
@@ -2235,22 +2258,54 @@ def _meta_zh_names(m):
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_byline_author(hints, texts, link_author, h1s, md):
-    """An author from the visible page: elements whose class/id/rel names an author or byline,
-    "By ..." text, Chinese 作者/记者 bylines; the nearest after the first h1 is preferred (then the
-    nearest before it). `hints`, `texts`: the raw scan records, cleaned only as they are tried,
-    nearest first, until one gives a name."""
-    h1_order = h1s[0][1] if h1s else 0
-    entries = []
+def _meta_author_hints(hints, h1_order, entries):
+    """The entries _meta_byline_author tries of the hint records `hints` (those whose class/id/rel
+    names an author and not its picture, bio or label), appended to `entries`."""
     for key, raw, order in hints:
         if _meta_has_word(key, _META_AUTHOR_WORDS, _META_AUTHOR_HINT) \
                 and not _meta_has_word(key, _META_NOT_AUTHOR_WORDS, _META_NOT_AUTHOR_HINT):
             key = key.lower()
             entries.append((order < h1_order, abs(order - h1_order), 0, raw, "username" in key or "user-name" in key))
+    return entries
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_nearest(entries, more, bound):
+    """The first _META_VISIBLE_TRIES of the sorted `entries` with those `more()` gives (a list;
+    `more` None: none): every entry of `more()` sorts at or after `bound`, so it is called (once)
+    only when the entries before `bound` are used up, and the order is that of sorting all."""
+    entries.sort()
+    cdef Py_ssize_t i = 0
+    while i < _META_VISIBLE_TRIES:
+        if more is not None and (i >= len(entries) or entries[i] >= bound):
+            entries.extend(more())
+            entries.sort()
+            more = None
+        if i >= len(entries):
+            return
+        yield entries[i]
+        i += 1
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after = 0):
+    """An author from the visible page: elements whose class/id/rel names an author or byline,
+    "By ..." text, Chinese 作者/记者 bylines; the nearest after the first h1 is preferred (then the
+    nearest before it). `hints`, `texts`: the raw scan records, cleaned only as they are tried,
+    nearest first, until one gives a name. `more`: None, or a call that gives every hint record
+    (those in `hints` and the ones the scan left for later, of rank `after` and past: all more
+    than _META_SHOWN_NEAR elements past h1s[0]), made only when the candidates nearer than
+    `after` give no name."""
+    h1_order = h1s[0][1] if h1s else 0
+    entries = _meta_author_hints(hints, h1_order, [])
     for key, raw, order in texts:
         entries.append((order < h1_order, abs(order - h1_order), 1, raw, key))
-    entries.sort()
-    for _, _, kind, raw, extra in entries[:_META_VISIBLE_TRIES]:
+    later = None
+    if more is not None:
+        later = lambda: _meta_author_hints([x for x in more() if x[2] >= after], h1_order, [])
+    for _, _, kind, raw, extra in _meta_nearest(entries, later, (False, after - h1_order)):
         if kind == 0:
             txt = meta_clean(raw)
             if not txt or len(txt) > 160:
@@ -2296,12 +2351,28 @@ _META_NOT_DATELINE = re.compile("|".join(_META_NOT_DATELINE_WORDS), re.I)
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
+def _meta_dateline_hints(hints, h1_order, limit, entries):
+    """The entries _meta_shown_dates tries of the hint records `hints` (those at most `limit`
+    elements from the headline, shorter than 400 characters, holding a year, not classed as a
+    comment's, a related item's or the footer's), appended to `entries`."""
+    for key, raw, order in hints:
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) \
+                and not _meta_has_word(key, _META_NOT_DATELINE_WORDS, _META_NOT_DATELINE):
+            entries.append((dist, 2, "", raw))
+    return entries
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, more = None, after = 0):
     """The dates the page shows in its datelines, nearest the headline first (after it before
     before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
     发布时间：... text, short texts holding a date. The raw scan records are parsed lazily, nearest
     first, over the _VISIBLE_TRIES nearest (and at most `limit` elements away). Yields (date,
-    "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance)."""
+    "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance).
+    `more`, `after`: as for _meta_byline_author (every hint record, called only when the
+    datelines nearer than `after` are used up)."""
     entries = []
     # every date meta_parse_date reads has a year (_meta_year_in): the rest is not a dateline
     for dt, raw, order in times[:10]:
@@ -2312,17 +2383,15 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
         if dist <= limit and (_meta_year_in(key) or _meta_year_in(raw)):
             entries.append((dist, 1, key, raw))
-    for key, raw, order in hints:
-        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) \
-                and not _meta_has_word(key, _META_NOT_DATELINE_WORDS, _META_NOT_DATELINE):
-            entries.append((dist, 2, "", raw))
+    _meta_dateline_hints(hints, h1_order, limit, entries)
     for raw, order in years:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
         if dist <= limit:
             entries.append((dist, 3, "", raw))
-    entries.sort()
-    for dist, rank, a, b in entries[:_META_VISIBLE_TRIES]:
+    later = None
+    if more is not None:
+        later = lambda: _meta_dateline_hints([x for x in more() if x[2] >= after], h1_order, limit, [])
+    for dist, rank, a, b in _meta_nearest(entries, later, (after - h1_order,)):
         if rank == 0:
             d = meta_parse_date(a) or meta_parse_date(meta_clean(b))
             if d:
@@ -2345,11 +2414,12 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_shown_date(times, hints, texts, years, h1_order):
+def _meta_shown_date(times, hints, texts, years, h1_order, more = None, after = 0):
     """The date the page shows (_shown_dates), nearest the headline first; a date labelled as
-    an update is taken only when no other is shown. Returns (date, "time" or "byline")."""
+    an update is taken only when no other is shown. Returns (date, "time" or "byline").
+    `more`, `after`: as for _meta_shown_dates."""
     late = None
-    for d, how, update, _ in _meta_shown_dates(times, hints, texts, years, h1_order):
+    for d, how, update, _ in _meta_shown_dates(times, hints, texts, years, h1_order, more=more, after=after):
         if not update:
             return d, how
         late = late or d
