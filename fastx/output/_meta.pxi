@@ -637,6 +637,7 @@ from html import unescape as _meta_unescape
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
     bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch) nogil
+    bint Py_UNICODE_ISALPHA(Py_UCS4 ch) nogil
     int Py_UNICODE_TODECIMAL(Py_UCS4 ch) nogil
     Py_UCS4 Py_UNICODE_TOLOWER(Py_UCS4 ch) nogil
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
@@ -665,7 +666,6 @@ META_MONTHS = {
 _META_RE_RELATIVE = re.compile(
     r"\b(?:\d+|an?|one|few)\s+(?:sec|second|min|minute|hr|hour|day|week|month|year)s?\s+ago\b|"
     r"\b(?:yesterday|today)\b|\d+\s*(?:秒|分钟|小时|天)前|昨天|今天", re.I)
-_META_NONWORD = re.compile(r"[\W_]+")
 # the latest plausible year of a date: next year (dates after it are typos or expiry dates)
 cdef int _meta_max_year = _pydate.today().year + 1
 
@@ -674,6 +674,15 @@ ctypedef struct _MetaU:
     int kind
     const void *data
     Py_ssize_t n
+
+
+cdef inline _MetaU _mu_of(str s):
+    """The code points of s as the _mu_ readers read them."""
+    cdef _MetaU u
+    u.kind = PyUnicode_KIND(s)
+    u.data = PyUnicode_DATA(s)
+    u.n = len(s)
+    return u
 
 
 cdef inline Py_UCS4 _mu_at(const _MetaU *u, Py_ssize_t i) noexcept nogil:
@@ -870,10 +879,7 @@ cdef bint _meta_has_cp(const _MetaU *u, Py_UCS4 a, Py_UCS4 b) noexcept nogil:
 cdef bint _meta_relative(str s):
     """A relative date ("3 days ago", "yesterday", 昨天): a substring test first, the pattern
     only where one of its words is."""
-    cdef _MetaU u
-    u.kind = PyUnicode_KIND(s)
-    u.data = PyUnicode_DATA(s)
-    u.n = len(s)
+    cdef _MetaU u = _mu_of(s)
     if _meta_ci_find(&u, b"ago") or _meta_ci_find(&u, b"yesterday") or _meta_ci_find(&u, b"today") \
             or _meta_has_cp(&u, 0x524D, 0) or _meta_has_cp(&u, 0x6628, 0x5929) or _meta_has_cp(&u, 0x4ECA, 0x5929):
         return _META_RE_RELATIVE.search(s) is not None
@@ -886,9 +892,7 @@ cdef bint _meta_year_in(str s):
     cdef Py_ssize_t p
     if s is None:
         return False
-    u.kind = PyUnicode_KIND(s)
-    u.data = PyUnicode_DATA(s)
-    u.n = len(s)
+    u = _mu_of(s)
     for p in range(u.n - 3):
         if _mu_year(&u, p) >= 0:
             return True
@@ -967,10 +971,7 @@ cpdef object meta_parse_date(s, dayfirst=None):
     cdef str t = s
     if len(t) > 400:
         t = t[:400]
-    cdef _MetaU u
-    u.kind = PyUnicode_KIND(t)
-    u.data = PyUnicode_DATA(t)
-    u.n = len(t)
+    cdef _MetaU u = _mu_of(t)
     cdef Py_ssize_t p, q, r, w0, w1
     cdef int y, a, b, mo
     cdef bint any_month = False
@@ -1089,10 +1090,7 @@ cpdef str meta_clean(s):
     cdef str t = s
     if "&" in t:
         t = _meta_unescape(t)
-    cdef _MetaU u
-    u.kind = PyUnicode_KIND(t)
-    u.data = PyUnicode_DATA(t)
-    u.n = len(t)
+    cdef _MetaU u = _mu_of(t)
     cdef Py_ssize_t i, o = 0
     cdef Py_UCS4 c
     cdef bint pending = False, same = True
@@ -1123,12 +1121,37 @@ cpdef str meta_clean(s):
         free(buf)
 
 
+cdef str _meta_alnum(str t):
+    """`t` without the code points re's [\\W_] matches in a str pattern: those kept are the
+    ones Py_UNICODE_ISALNUM accepts (re's \\w without "_"), as re.sub(r"[\\W_]+", "", t) keeps
+    them, in one pass in C (the expression costs twenty times more on a title)."""
+    cdef _MetaU u = _mu_of(t)
+    cdef Py_ssize_t i, o = 0
+    cdef Py_UCS4 c
+    cdef Py_UCS4 small[128]         # (a title's key: on the stack)
+    cdef Py_UCS4 *buf = small
+    if u.n > 128:
+        buf = <Py_UCS4 *>malloc(u.n * sizeof(Py_UCS4))
+    if buf == NULL:
+        raise MemoryError()
+    for i in range(u.n):
+        c = _mu_at(&u, i)
+        if Py_UNICODE_ISALNUM(c):
+            buf[o] = c
+            o += 1
+    try:
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, o)
+    finally:
+        if buf != small:
+            free(buf)
+
+
 cpdef str meta_key(str s):
     """A comparison key: `s` case-folded, without punctuation, spaces and "_" (re.sub(r"[\\W_]+",
     "", s.casefold())); ASCII in C (read in place, the key written on the stack unless long),
-    other text through str.casefold."""
+    other text through str.casefold, then _meta_alnum."""
     if not s.isascii():
-        return _META_NONWORD.sub("", s.casefold())
+        return _meta_alnum(s.casefold())
     cdef const unsigned char *p = <const unsigned char *>PyUnicode_DATA(s)      # (ASCII: one byte each)
     cdef Py_ssize_t i, o = 0, n = len(s)
     cdef unsigned char c
@@ -1169,10 +1192,7 @@ cdef inline int _meta_sep_len(const _MetaU *u, Py_ssize_t j) noexcept nogil:
 cpdef list meta_title_split(str s):
     """The parts of a title between its separators, a separator being one of | - – — · • :: »
     / : with whitespace on both sides (re.split(r"\\s+(?:\\||-|–|—|·|•|::|»|/|:)\\s+", s))."""
-    cdef _MetaU u
-    u.kind = PyUnicode_KIND(s)
-    u.data = PyUnicode_DATA(s)
-    u.n = len(s)
+    cdef _MetaU u = _mu_of(s)
     cdef Py_ssize_t i = 0, j, k, last = 0
     cdef int m
     parts = []
@@ -1510,10 +1530,11 @@ def _meta_ld_str(v):
 
 _META_BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|reporting|published)\s+)?by\s*[:\-]?\s+",
                  re.I)
-_META_NAME_SPLIT = re.compile(r"[;&+,、，/|⋅•]|\b(?:and|AND|And|und|et|y)\b")     # parts are stripped
 _META_NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
                        r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
-_META_HAS_DIGIT = re.compile(r"\d")
+# the words one of which _META_NOT_NAME's words, "http" and "www." need (lower case: _meta_not_name)
+_META_NOT_NAME_WORDS = ("http", "www.", "@", "admin", "staff", "team", "editor", "desk", "guest", "unknown",
+                        "anonymous", "contributor", "redaktion")
 _META_STAMP_TAIL = re.compile(r"\s*(?:[|•·,–—-]\s*)?\b(?:posted|published|updated|last updated)\b.*$", re.I)
 _META_TAIL_START = re.compile(rf"(?:[|•·,–—-]\s*)?\b(?:(?:posted|published|updated|last updated|on)\b|"
                          rf"({_META_WORD_RE})\.?\s+\d|\d{{1,2}}\s+({_META_WORD_RE})\b|\d{{1,4}}[/.-]\d)")     # on lower case
@@ -1536,6 +1557,83 @@ def _meta_cut_date_tail(s):
         if w is None or w in META_MONTHS:
             return s[:m.start()].rstrip()
         pos = m.start() + 1
+cdef inline bint _mu_wordchar(Py_UCS4 c) noexcept nogil:
+    """re's \\w for str patterns: alphanumeric (Py_UNICODE_ISALNUM) or "_"."""
+    return c == 95 or Py_UNICODE_ISALNUM(c)
+
+
+cdef bint _meta_has_decimal(str s):
+    """re's \\d finds a code point of s (a Unicode decimal digit)."""
+    cdef _MetaU u = _mu_of(s)
+    cdef Py_ssize_t i
+    for i in range(u.n):
+        if _mu_dec(&u, i) >= 0:
+            return True
+    return False
+
+
+cdef bint _meta_has_alpha(str s):
+    """A code point of s is a letter (str.isalpha of one of its characters)."""
+    cdef _MetaU u = _mu_of(s)
+    cdef Py_ssize_t i
+    for i in range(u.n):
+        if Py_UNICODE_ISALPHA(_mu_at(&u, i)):
+            return True
+    return False
+
+
+cdef inline Py_ssize_t _meta_name_sep(const _MetaU *u, Py_ssize_t i) noexcept nogil:
+    """The length of the name separator at i (0 for none): one of ; & + , 、 ， / | ⋅ •, or one
+    of the words and, AND, And, und, et, y standing alone (re's \\b on both sides)."""
+    cdef Py_UCS4 c = _mu_at(u, i), c1, c2
+    cdef Py_ssize_t m = 0
+    if c == 59 or c == 38 or c == 43 or c == 44 or c == 0x3001 or c == 0xFF0C or c == 47 or c == 124 \
+            or c == 0x22C5 or c == 0x2022:
+        return 1
+    if i > 0 and _mu_wordchar(_mu_at(u, i - 1)):
+        return 0
+    c1 = _mu_at(u, i + 1)
+    c2 = _mu_at(u, i + 2)
+    if c == 121:                                        # y
+        m = 1
+    elif c == 101 and c1 == 116:                        # et
+        m = 2
+    elif (c == 97 or c == 117) and c1 == 110 and c2 == 100:     # and, und
+        m = 3
+    elif c == 65 and ((c1 == 78 and c2 == 68) or (c1 == 110 and c2 == 100)):     # AND, And
+        m = 3
+    if m and _mu_wordchar(_mu_at(u, i + m)):
+        return 0
+    return m
+
+
+cdef list _meta_name_split(str s):
+    """The parts of a byline between its name separators (_meta_name_sep), empty ones kept:
+    re.split(r"[;&+,、，/|⋅•]|\\b(?:and|AND|And|und|et|y)\\b", s), in one pass in C."""
+    cdef _MetaU u = _mu_of(s)
+    cdef Py_ssize_t i = 0, last = 0, m
+    cdef list out = []
+    while i < u.n:
+        m = _meta_name_sep(&u, i)
+        if m:
+            out.append(s[last:i])
+            i += m
+            last = i
+        else:
+            i += 1
+    out.append(s[last:])
+    return out
+
+
+cdef bint _meta_not_name(str p):
+    """_META_NOT_NAME finds something in p (a URL, an e-mail address, a number of three digits
+    or more, ©, a word such as admin, staff or editor): an ASCII p without a digit that holds
+    none of _META_NOT_NAME_WORDS (case ignored) cannot match; other text is searched."""
+    if p.isascii() and not _meta_has_decimal(p) and _meta_lacks(p, _META_NOT_NAME_WORDS):
+        return False
+    return _META_NOT_NAME.search(p) is not None
+
+
 _META_CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
                "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
 
@@ -1551,23 +1649,24 @@ def _meta_split_names(s):
     # (each expression is tried only on a text that may hold what it needs: _meta_lacks)
     if not _meta_lacks(s, ("by",)):
         s = _META_BY.sub("", s)
-    if _META_HAS_DIGIT.search(s):
+    if _meta_has_decimal(s):
         s = _meta_cut_date_tail(s)              # "Jane Doe, March 3, 2025" (dates have digits)
-    elif not _meta_lacks(s, ("posted", "published", "updated")):
+    elif ("p" in s or "P" in s) and not _meta_lacks(s, ("posted", "published", "updated")):
+        # (every word of the expression holds a "p", which no other letter folds to)
         s = _META_STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
     if ":" in s or "：" in s:
         s = _META_AUTHOR_LABEL.sub("", s)
     names = []
-    for p in _META_NAME_SPLIT.split(s):
+    for p in _meta_name_split(s):
         p = p.strip(" .:-–—|\"'()[]")
         if not p:
             continue
         if names and meta_key(p) in _META_CREDENTIAL:
             names[-1] = f"{names[-1]}, {p}"
             continue
-        if _META_NOT_NAME.search(p) or len(p) > 60 or len(p.split()) > 5:
+        if _meta_not_name(p) or len(p) > 60 or len(p.split()) > 5:
             continue
-        if not any(c.isalpha() for c in p):
+        if not _meta_has_alpha(p):
             continue
         names.append(p)
     return names
@@ -2167,7 +2266,8 @@ def _meta_trim_role(n):
     m = _META_ROLE.search(low) if len(low) == len(n) else None
     if m:
         n = n[:m.start()]
-    n = _META_AT.split(n, maxsplit=1)[0]
+    if "at" in n or "from" in n or "of" in n or "für" in n or "de" in n:     # (what _META_AT needs)
+        n = _META_AT.split(n, maxsplit=1)[0]
     return n.strip(" ,.-–—|⋅•")
 
 
