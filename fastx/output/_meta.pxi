@@ -313,9 +313,11 @@ for _meta_c in range(256):
     _META_BYLINE_FIRST[_meta_c] = (_meta_c | 32) in (112, 119, 117, 97)
 
 
-cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
+cdef int _meta_byline_text(const unsigned char *s, size_t n, bint ascii) noexcept nogil:
     """1 if a (short) text node opens an English byline/dateline, 2 if it holds a Chinese
-    byline/dateline marker, 3 if it is a short text holding a year, 0 otherwise."""
+    byline/dateline marker, 3 if it is a short text holding a year, 0 otherwise. `ascii`: the
+    text is known to hold only ASCII bytes (no Chinese marker is looked for: the bytes past the
+    first 16 of a long text are not read)."""
     cdef size_t i = 0, k
     while i < n and (s[i] <= 32):
         i += 1
@@ -349,7 +351,7 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
                 return 1
     # a Chinese marker (its first byte is 0xe4-0xe8) starting before the last 5 bytes; eight
     # ASCII bytes at a time are passed over at once
-    stop = n - 5 if n > 5 else 0
+    stop = n - 5 if n > 5 and not ascii else 0
     i = 0
     while i < stop:
         if i + 8 <= stop:
@@ -600,7 +602,8 @@ def meta_scan(Doc doc):
             _meta_prefetch(&docv, i, n, want)
             tlen = <size_t>docv.text_len[i]
             if 0 < tlen <= 400:
-                bl = _meta_byline_text(docv.text_buf + docv.text_off[i], tlen)
+                # (a text node's character count equals its byte length only when it is ASCII)
+                bl = _meta_byline_text(docv.text_buf + docv.text_off[i], tlen, docv.chars[i] == docv.text_len[i])
                 if bl == 3:
                     if n_years < _META_MAX_YEARS:
                         out.append((10, "", (<const char *>docv.text_buf + docv.text_off[i])[:tlen].decode(
