@@ -319,9 +319,11 @@ for _meta_c in range(256):
     _META_BYLINE_FIRST[_meta_c] = (_meta_c | 32) in (112, 119, 117, 97)
 
 
-cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
+cdef int _meta_byline_text(const unsigned char *s, size_t n, bint ascii) noexcept nogil:
     """1 if a (short) text node opens an English byline/dateline, 2 if it holds a Chinese
-    byline/dateline marker, 3 if it is a short text holding a year, 0 otherwise."""
+    byline/dateline marker, 3 if it is a short text holding a year, 0 otherwise. `ascii`: the
+    text is known to hold only ASCII bytes (no Chinese marker is looked for: the bytes past the
+    first 16 of a long text are not read)."""
     cdef size_t i = 0, k
     while i < n and (s[i] <= 32):
         i += 1
@@ -355,7 +357,7 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n) noexcept nogil:
                 return 1
     # a Chinese marker (its first byte is 0xe4-0xe8) starting before the last 5 bytes; eight
     # ASCII bytes at a time are passed over at once
-    stop = n - 5 if n > 5 else 0
+    stop = n - 5 if n > 5 and not ascii else 0
     i = 0
     while i < stop:
         if i + 8 <= stop:
@@ -607,7 +609,8 @@ def meta_scan(Doc doc):
             _meta_prefetch(&docv, i, n, want)
             tlen = <size_t>docv.text_len[i]
             if 0 < tlen <= 400:
-                bl = _meta_byline_text(docv.text_buf + docv.text_off[i], tlen)
+                # (a text node's character count equals its byte length only when it is ASCII)
+                bl = _meta_byline_text(docv.text_buf + docv.text_off[i], tlen, docv.chars[i] == docv.text_len[i])
                 if bl == 3:
                     if n_years < _META_MAX_YEARS:
                         # with the text before it in its element: its label ("<dd><b>Joined:</b>
@@ -648,6 +651,7 @@ from html import unescape as _meta_unescape
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
     bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch) nogil
+    bint Py_UNICODE_ISALPHA(Py_UCS4 ch) nogil
     int Py_UNICODE_TODECIMAL(Py_UCS4 ch) nogil
     Py_UCS4 Py_UNICODE_TOLOWER(Py_UCS4 ch) nogil
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
@@ -676,7 +680,6 @@ META_MONTHS = {
 _META_RE_RELATIVE = re.compile(
     r"\b(?:\d+|an?|one|few)\s+(?:sec|second|min|minute|hr|hour|day|week|month|year)s?\s+ago\b|"
     r"\b(?:yesterday|today)\b|\d+\s*(?:秒|分钟|小时|天)前|昨天|今天", re.I)
-_META_NONWORD = re.compile(r"[\W_]+")
 # the latest plausible year of a date: next year (dates after it are typos or expiry dates)
 cdef int _meta_max_year = _pydate.today().year + 1
 
@@ -685,6 +688,15 @@ ctypedef struct _MetaU:
     int kind
     const void *data
     Py_ssize_t n
+
+
+cdef inline _MetaU _mu_of(str s):
+    """The code points of s as the _mu_ readers read them."""
+    cdef _MetaU u
+    u.kind = PyUnicode_KIND(s)
+    u.data = PyUnicode_DATA(s)
+    u.n = len(s)
+    return u
 
 
 cdef inline Py_UCS4 _mu_at(const _MetaU *u, Py_ssize_t i) noexcept nogil:
@@ -881,10 +893,7 @@ cdef bint _meta_has_cp(const _MetaU *u, Py_UCS4 a, Py_UCS4 b) noexcept nogil:
 cdef bint _meta_relative(str s):
     """A relative date ("3 days ago", "yesterday", 昨天): a substring test first, the pattern
     only where one of its words is."""
-    cdef _MetaU u
-    u.kind = PyUnicode_KIND(s)
-    u.data = PyUnicode_DATA(s)
-    u.n = len(s)
+    cdef _MetaU u = _mu_of(s)
     if _meta_ci_find(&u, b"ago") or _meta_ci_find(&u, b"yesterday") or _meta_ci_find(&u, b"today") \
             or _meta_has_cp(&u, 0x524D, 0) or _meta_has_cp(&u, 0x6628, 0x5929) or _meta_has_cp(&u, 0x4ECA, 0x5929):
         return _META_RE_RELATIVE.search(s) is not None
@@ -897,9 +906,7 @@ cdef bint _meta_year_in(str s):
     cdef Py_ssize_t p
     if s is None:
         return False
-    u.kind = PyUnicode_KIND(s)
-    u.data = PyUnicode_DATA(s)
-    u.n = len(s)
+    u = _mu_of(s)
     for p in range(u.n - 3):
         if _mu_year(&u, p) >= 0:
             return True
@@ -978,10 +985,7 @@ cpdef object meta_parse_date(s, dayfirst=None):
     cdef str t = s
     if len(t) > 400:
         t = t[:400]
-    cdef _MetaU u
-    u.kind = PyUnicode_KIND(t)
-    u.data = PyUnicode_DATA(t)
-    u.n = len(t)
+    cdef _MetaU u = _mu_of(t)
     cdef Py_ssize_t p, q, r, w0, w1
     cdef int y, a, b, mo
     cdef bint any_month = False
@@ -1100,10 +1104,7 @@ cpdef str meta_clean(s):
     cdef str t = s
     if "&" in t:
         t = _meta_unescape(t)
-    cdef _MetaU u
-    u.kind = PyUnicode_KIND(t)
-    u.data = PyUnicode_DATA(t)
-    u.n = len(t)
+    cdef _MetaU u = _mu_of(t)
     cdef Py_ssize_t i, o = 0
     cdef Py_UCS4 c
     cdef bint pending = False, same = True
@@ -1134,12 +1135,37 @@ cpdef str meta_clean(s):
         free(buf)
 
 
+cdef str _meta_alnum(str t):
+    """`t` without the code points re's [\\W_] matches in a str pattern: those kept are the
+    ones Py_UNICODE_ISALNUM accepts (re's \\w without "_"), as re.sub(r"[\\W_]+", "", t) keeps
+    them, in one pass in C (the expression costs twenty times more on a title)."""
+    cdef _MetaU u = _mu_of(t)
+    cdef Py_ssize_t i, o = 0
+    cdef Py_UCS4 c
+    cdef Py_UCS4 small[128]         # (a title's key: on the stack)
+    cdef Py_UCS4 *buf = small
+    if u.n > 128:
+        buf = <Py_UCS4 *>malloc(u.n * sizeof(Py_UCS4))
+    if buf == NULL:
+        raise MemoryError()
+    for i in range(u.n):
+        c = _mu_at(&u, i)
+        if Py_UNICODE_ISALNUM(c):
+            buf[o] = c
+            o += 1
+    try:
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, o)
+    finally:
+        if buf != small:
+            free(buf)
+
+
 cpdef str meta_key(str s):
     """A comparison key: `s` case-folded, without punctuation, spaces and "_" (re.sub(r"[\\W_]+",
     "", s.casefold())); ASCII in C (read in place, the key written on the stack unless long),
-    other text through str.casefold."""
+    other text through str.casefold, then _meta_alnum."""
     if not s.isascii():
-        return _META_NONWORD.sub("", s.casefold())
+        return _meta_alnum(s.casefold())
     cdef const unsigned char *p = <const unsigned char *>PyUnicode_DATA(s)      # (ASCII: one byte each)
     cdef Py_ssize_t i, o = 0, n = len(s)
     cdef unsigned char c
@@ -1180,10 +1206,7 @@ cdef inline int _meta_sep_len(const _MetaU *u, Py_ssize_t j) noexcept nogil:
 cpdef list meta_title_split(str s):
     """The parts of a title between its separators, a separator being one of | - – — · • :: »
     / : with whitespace on both sides (re.split(r"\\s+(?:\\||-|–|—|·|•|::|»|/|:)\\s+", s))."""
-    cdef _MetaU u
-    u.kind = PyUnicode_KIND(s)
-    u.data = PyUnicode_DATA(s)
-    u.n = len(s)
+    cdef _MetaU u = _mu_of(s)
     cdef Py_ssize_t i = 0, j, k, last = 0
     cdef int m
     parts = []
@@ -1274,6 +1297,10 @@ def meta_url_date(url):
     None if absent."""
     if not url:
         return None
+    # the date opens with "/19" or "/20" in the path: a URL without either (and without the tab
+    # or newline urlsplit removes, which could join one) holds none, and is not split
+    if "/19" not in url and "/20" not in url and "\t" not in url and "\n" not in url and "\r" not in url:
+        return None
     path = _meta_urlsplit(url).path
     m = _META_RE_URL_DATE.search(path)
     if m and m[3]:
@@ -1358,25 +1385,29 @@ _META_MINOR_WORDS = frozenset(("of", "and", "the", "for", "in", "on", "at", "to"
 def _meta_initials(p):
     """The initials of a name's words, minor words skipped ("Occupational Safety and Health
     Administration" -> "osha"); "" for fewer than three words."""
-    w = [x for x in p.split() if x.casefold() not in _META_MINOR_WORDS]
+    w = p.split()
+    if len(w) < 3:              # (fewer still without the minor words)
+        return ""
+    w = [x for x in w if x.casefold() not in _META_MINOR_WORDS]
     return "".join(x[0] for x in w).casefold() if len(w) >= 3 else ""
 
 
-@cython.wraparound(True)
-@cython.boundscheck(True)
-def _meta_strip_trailing_sep(s):
+cdef str _meta_strip_trailing_sep(str s):
     """`s` without the separator that ends it (and the whitespace around), stripped: what
     re.sub(r"\s*(?:\||-|–|—|·|•|::|»|/|:)\s*$", "", s).strip() gives (the expression tried
-    a match at every position: ten times the cost)."""
-    t = s.rstrip()
-    for sep in _META_TRAILING_SEPS:
-        if t.endswith(sep):
-            return t[:len(t) - len(sep)].strip()
+    a match at every position: ten times the cost); "::" is removed whole, as the expression's
+    alternation did. The last code point compared in C (not an endswith per separator)."""
+    cdef str t = s.rstrip()
+    cdef Py_ssize_t n = len(t)
+    cdef Py_UCS4 c
+    if n == 0:
+        return s.strip()
+    c = t[n - 1]
+    if c == 58:                 # ":" or "::"
+        return t[:n - 2 if n >= 2 and t[n - 2] == 58 else n - 1].strip()
+    if c == 124 or c == 45 or c == 0x2013 or c == 0x2014 or c == 0xB7 or c == 0x2022 or c == 0xBB or c == 47:
+        return t[:n - 1].strip()
     return s.strip()
-
-
-# "::" before ":" (the longer separator is the one removed, as the expression's alternation did)
-_META_TRAILING_SEPS = ("::", "|", "-", "–", "—", "·", "•", "»", "/", ":")
 
 
 
@@ -1519,10 +1550,11 @@ def _meta_ld_str(v):
 
 _META_BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|reporting|published)\s+)?by\s*[:\-]?\s+",
                  re.I)
-_META_NAME_SPLIT = re.compile(r"[;&+,、，/|⋅•]|\b(?:and|AND|And|und|et|y)\b")     # parts are stripped
 _META_NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
                        r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
-_META_HAS_DIGIT = re.compile(r"\d")
+# the words one of which _META_NOT_NAME's words, "http" and "www." need (lower case: _meta_not_name)
+_META_NOT_NAME_WORDS = ("http", "www.", "@", "admin", "staff", "team", "editor", "desk", "guest", "unknown",
+                        "anonymous", "contributor", "redaktion")
 _META_STAMP_TAIL = re.compile(r"\s*(?:[|•·,–—-]\s*)?\b(?:posted|published|updated|last updated)\b.*$", re.I)
 _META_TAIL_START = re.compile(rf"(?:[|•·,–—-]\s*)?\b(?:(?:posted|published|updated|last updated|on)\b|"
                          rf"({_META_WORD_RE})\.?\s+\d|\d{{1,2}}\s+({_META_WORD_RE})\b|\d{{1,4}}[/.-]\d)")     # on lower case
@@ -1545,6 +1577,83 @@ def _meta_cut_date_tail(s):
         if w is None or w in META_MONTHS:
             return s[:m.start()].rstrip()
         pos = m.start() + 1
+cdef inline bint _mu_wordchar(Py_UCS4 c) noexcept nogil:
+    """re's \\w for str patterns: alphanumeric (Py_UNICODE_ISALNUM) or "_"."""
+    return c == 95 or Py_UNICODE_ISALNUM(c)
+
+
+cdef bint _meta_has_decimal(str s):
+    """re's \\d finds a code point of s (a Unicode decimal digit)."""
+    cdef _MetaU u = _mu_of(s)
+    cdef Py_ssize_t i
+    for i in range(u.n):
+        if _mu_dec(&u, i) >= 0:
+            return True
+    return False
+
+
+cdef bint _meta_has_alpha(str s):
+    """A code point of s is a letter (str.isalpha of one of its characters)."""
+    cdef _MetaU u = _mu_of(s)
+    cdef Py_ssize_t i
+    for i in range(u.n):
+        if Py_UNICODE_ISALPHA(_mu_at(&u, i)):
+            return True
+    return False
+
+
+cdef inline Py_ssize_t _meta_name_sep(const _MetaU *u, Py_ssize_t i) noexcept nogil:
+    """The length of the name separator at i (0 for none): one of ; & + , 、 ， / | ⋅ •, or one
+    of the words and, AND, And, und, et, y standing alone (re's \\b on both sides)."""
+    cdef Py_UCS4 c = _mu_at(u, i), c1, c2
+    cdef Py_ssize_t m = 0
+    if c == 59 or c == 38 or c == 43 or c == 44 or c == 0x3001 or c == 0xFF0C or c == 47 or c == 124 \
+            or c == 0x22C5 or c == 0x2022:
+        return 1
+    if i > 0 and _mu_wordchar(_mu_at(u, i - 1)):
+        return 0
+    c1 = _mu_at(u, i + 1)
+    c2 = _mu_at(u, i + 2)
+    if c == 121:                                        # y
+        m = 1
+    elif c == 101 and c1 == 116:                        # et
+        m = 2
+    elif (c == 97 or c == 117) and c1 == 110 and c2 == 100:     # and, und
+        m = 3
+    elif c == 65 and ((c1 == 78 and c2 == 68) or (c1 == 110 and c2 == 100)):     # AND, And
+        m = 3
+    if m and _mu_wordchar(_mu_at(u, i + m)):
+        return 0
+    return m
+
+
+cdef list _meta_name_split(str s):
+    """The parts of a byline between its name separators (_meta_name_sep), empty ones kept:
+    re.split(r"[;&+,、，/|⋅•]|\\b(?:and|AND|And|und|et|y)\\b", s), in one pass in C."""
+    cdef _MetaU u = _mu_of(s)
+    cdef Py_ssize_t i = 0, last = 0, m
+    cdef list out = []
+    while i < u.n:
+        m = _meta_name_sep(&u, i)
+        if m:
+            out.append(s[last:i])
+            i += m
+            last = i
+        else:
+            i += 1
+    out.append(s[last:])
+    return out
+
+
+cdef bint _meta_not_name(str p):
+    """_META_NOT_NAME finds something in p (a URL, an e-mail address, a number of three digits
+    or more, ©, a word such as admin, staff or editor): an ASCII p without a digit that holds
+    none of _META_NOT_NAME_WORDS (case ignored) cannot match; other text is searched."""
+    if p.isascii() and not _meta_has_decimal(p) and _meta_lacks(p, _META_NOT_NAME_WORDS):
+        return False
+    return _META_NOT_NAME.search(p) is not None
+
+
 _META_CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
                "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
 
@@ -1560,23 +1669,24 @@ def _meta_split_names(s):
     # (each expression is tried only on a text that may hold what it needs: _meta_lacks)
     if not _meta_lacks(s, ("by",)):
         s = _META_BY.sub("", s)
-    if _META_HAS_DIGIT.search(s):
+    if _meta_has_decimal(s):
         s = _meta_cut_date_tail(s)              # "Jane Doe, March 3, 2025" (dates have digits)
-    elif not _meta_lacks(s, ("posted", "published", "updated")):
+    elif ("p" in s or "P" in s) and not _meta_lacks(s, ("posted", "published", "updated")):
+        # (every word of the expression holds a "p", which no other letter folds to)
         s = _META_STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
     if ":" in s or "：" in s:
         s = _META_AUTHOR_LABEL.sub("", s)
     names = []
-    for p in _META_NAME_SPLIT.split(s):
+    for p in _meta_name_split(s):
         p = p.strip(" .:-–—|\"'()[]")
         if not p:
             continue
         if names and meta_key(p) in _META_CREDENTIAL:
             names[-1] = f"{names[-1]}, {p}"
             continue
-        if _META_NOT_NAME.search(p) or len(p) > 60 or len(p.split()) > 5:
+        if _meta_not_name(p) or len(p) > 60 or len(p.split()) > 5:
             continue
-        if not any(c.isalpha() for c in p):
+        if not _meta_has_alpha(p):
             continue
         names.append(p)
     return names
@@ -1743,6 +1853,12 @@ def meta_resolve(doc, url, cls):
             hints_later = None
         return hints
 
+    def later_hints():
+        """The hints past _META_NEAR are still unread, and every one of them is more than
+        _META_SHOWN_NEAR elements past the headline (h1s[0]): a reader of the nearest hints may
+        load them (all_hints) only when it reaches that distance (_meta_nearest)."""
+        return hints_later is not None and hints_later[1] - (h1s[0][1] if h1s else 0) > _META_SHOWN_NEAR
+
     if "script:ld+json" in metas:
         # JSON-LD a framework wrote into <meta name="script:ld+json" content="{...}"> (Remix's
         # meta export) in place of a <script type="application/ld+json">
@@ -1820,7 +1936,13 @@ def meta_resolve(doc, url, cls):
     if md.author is None and item_author:      # the first: on forums the original poster
         set_("author", _meta_join_names(_meta_byline_names(item_author["author"], True)), "microdata")
     if md.author is None:
-        set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
+        # the hints past _META_NEAR read only when the nearer candidates give no name (lazy: a
+        # second pass over the window otherwise); eagerly when they could fall within
+        # _META_SHOWN_NEAR of the h1 the date check below reads `hints` around
+        if later_hints():
+            set_("author", _meta_byline_author(hints, texts, link_author, h1s, md, all_hints, hints_later[1]), "byline")
+        else:
+            set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
     if main is not None:
@@ -1865,7 +1987,8 @@ def meta_resolve(doc, url, cls):
                     if set_("date", meta_parse_date(v), "microdata"):
                         break
     if md.date is None:
-        set_("date", *_meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0))
+        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1])
+             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0))
     else:
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
@@ -2109,6 +2232,7 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
     tail_keys.discard("")
     found_site = set()
     best = None
+    wc = None           # the words of the most trusted candidate (once, for every h1)
     for h, _ in h1s[:4]:
         kh = meta_key(h)
         if len(kh) < 3:
@@ -2131,7 +2255,8 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
                 md.source["title"] = s
                 return c
         if best is None and cands:
-            wc = _meta_words(cands[0][0])
+            if wc is None:
+                wc = _meta_words(cands[0][0])
             wh = _meta_words(h)
             if wc and len(wc & wh) >= _META_TITLE_OVERLAP * len(wc) and len(wh) >= 2:
                 best = h
@@ -2174,7 +2299,8 @@ def _meta_trim_role(n):
     m = _META_ROLE.search(low) if len(low) == len(n) else None
     if m:
         n = n[:m.start()]
-    n = _META_AT.split(n, maxsplit=1)[0]
+    if "at" in n or "from" in n or "of" in n or "für" in n or "de" in n:     # (what _META_AT needs)
+        n = _META_AT.split(n, maxsplit=1)[0]
     return n.strip(" ,.-–—|⋅•")
 
 
@@ -2265,22 +2391,54 @@ def _meta_zh_names(m):
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_byline_author(hints, texts, link_author, h1s, md):
-    """An author from the visible page: elements whose class/id/rel names an author or byline,
-    "By ..." text, Chinese 作者/记者 bylines; the nearest after the first h1 is preferred (then the
-    nearest before it). `hints`, `texts`: the raw scan records, cleaned only as they are tried,
-    nearest first, until one gives a name."""
-    h1_order = h1s[0][1] if h1s else 0
-    entries = []
+def _meta_author_hints(hints, h1_order, entries):
+    """The entries _meta_byline_author tries of the hint records `hints` (those whose class/id/rel
+    names an author and not its picture, bio or label), appended to `entries`."""
     for key, raw, order in hints:
         if _meta_has_word(key, _META_AUTHOR_WORDS, _META_AUTHOR_HINT) \
                 and not _meta_has_word(key, _META_NOT_AUTHOR_WORDS, _META_NOT_AUTHOR_HINT):
             key = key.lower()
             entries.append((order < h1_order, abs(order - h1_order), 0, raw, "username" in key or "user-name" in key))
+    return entries
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_nearest(entries, more, bound):
+    """The first _META_VISIBLE_TRIES of the sorted `entries` with those `more()` gives (a list;
+    `more` None: none): every entry of `more()` sorts at or after `bound`, so it is called (once)
+    only when the entries before `bound` are used up, and the order is that of sorting all."""
+    entries.sort()
+    cdef Py_ssize_t i = 0
+    while i < _META_VISIBLE_TRIES:
+        if more is not None and (i >= len(entries) or entries[i] >= bound):
+            entries.extend(more())
+            entries.sort()
+            more = None
+        if i >= len(entries):
+            return
+        yield entries[i]
+        i += 1
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after = 0):
+    """An author from the visible page: elements whose class/id/rel names an author or byline,
+    "By ..." text, Chinese 作者/记者 bylines; the nearest after the first h1 is preferred (then the
+    nearest before it). `hints`, `texts`: the raw scan records, cleaned only as they are tried,
+    nearest first, until one gives a name. `more`: None, or a call that gives every hint record
+    (those in `hints` and the ones the scan left for later, of rank `after` and past: all more
+    than _META_SHOWN_NEAR elements past h1s[0]), made only when the candidates nearer than
+    `after` give no name."""
+    h1_order = h1s[0][1] if h1s else 0
+    entries = _meta_author_hints(hints, h1_order, [])
     for key, raw, order in texts:
         entries.append((order < h1_order, abs(order - h1_order), 1, raw, key))
-    entries.sort()
-    for _, _, kind, raw, extra in entries[:_META_VISIBLE_TRIES]:
+    later = None
+    if more is not None:
+        later = lambda: _meta_author_hints([x for x in more() if x[2] >= after], h1_order, [])
+    for _, _, kind, raw, extra in _meta_nearest(entries, later, (False, after - h1_order)):
         if kind == 0:
             txt = meta_clean(raw)
             if not txt or len(txt) > 160:
@@ -2330,12 +2488,28 @@ _META_NOT_DATELINE = re.compile("|".join(_META_NOT_DATELINE_WORDS), re.I)
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
+def _meta_dateline_hints(hints, h1_order, limit, entries):
+    """The entries _meta_shown_dates tries of the hint records `hints` (those at most `limit`
+    elements from the headline, shorter than 400 characters, holding a year, not classed as a
+    comment's, a related item's or the footer's), appended to `entries`."""
+    for key, raw, order in hints:
+        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
+        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) \
+                and not _meta_has_word(key, _META_NOT_DATELINE_WORDS, _META_NOT_DATELINE):
+            entries.append((dist, 2, "", raw))
+    return entries
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, more = None, after = 0):
     """The dates the page shows in its datelines, nearest the headline first (after it before
     before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
     发布时间：... text, short texts holding a date. The raw scan records are parsed lazily, nearest
     first, over the _VISIBLE_TRIES nearest (and at most `limit` elements away). Yields (date,
-    "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance)."""
+    "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance).
+    `more`, `after`: as for _meta_byline_author (every hint record, called only when the
+    datelines nearer than `after` are used up)."""
     entries = []
     # every date meta_parse_date reads has a year (_meta_year_in): the rest is not a dateline
     for dt, raw, order in times[:10]:
@@ -2346,17 +2520,15 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
         if dist <= limit and (_meta_year_in(key) or _meta_year_in(raw)):
             entries.append((dist, 1, key, raw))
-    for key, raw, order in hints:
-        dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and len(raw) < 400 and _meta_year_in(raw) \
-                and not _meta_has_word(key, _META_NOT_DATELINE_WORDS, _META_NOT_DATELINE):
-            entries.append((dist, 2, "", raw))
+    _meta_dateline_hints(hints, h1_order, limit, entries)
     for label, raw, order in years:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
         if dist <= limit and _META_PROFILE.search(label) is None:
             entries.append((dist, 3, "", raw))
-    entries.sort()
-    for dist, rank, a, b in entries[:_META_VISIBLE_TRIES]:
+    later = None
+    if more is not None:
+        later = lambda: _meta_dateline_hints([x for x in more() if x[2] >= after], h1_order, limit, [])
+    for dist, rank, a, b in _meta_nearest(entries, later, (after - h1_order,)):
         if rank == 0:
             d = meta_parse_date(a) or meta_parse_date(meta_clean(b))
             if d:
@@ -2381,11 +2553,12 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30):
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_shown_date(times, hints, texts, years, h1_order):
+def _meta_shown_date(times, hints, texts, years, h1_order, more = None, after = 0):
     """The date the page shows (_shown_dates), nearest the headline first; a date labelled as
-    an update is taken only when no other is shown. Returns (date, "time" or "byline")."""
+    an update is taken only when no other is shown. Returns (date, "time" or "byline").
+    `more`, `after`: as for _meta_shown_dates."""
     late = None
-    for d, how, update, _ in _meta_shown_dates(times, hints, texts, years, h1_order):
+    for d, how, update, _ in _meta_shown_dates(times, hints, texts, years, h1_order, more=more, after=after):
         if not update:
             return d, how
         late = late or d

@@ -4,6 +4,7 @@ import json
 import pytest
 
 import fastx
+from fastx import _core
 from fastx.metadata import FIELDS, Metadata, extract_metadata, parse_date, strip_site_suffix, url_date
 
 from conftest import SHARED
@@ -96,6 +97,25 @@ def test_byline_names_without_roles_and_dates():
     assert meta(html).author == "Keith Barry"
     html = "<html><body><h1>T</h1><p>By Jane Doe and John Roe | Updated</p></body></html>"
     assert meta(html).author == "Jane Doe; John Roe"
+
+
+@pytest.mark.parametrize("author, out", [
+    ("Jürgen Müller und Anna Schäfer", "Jürgen Müller; Anna Schäfer"),       # a word standing alone
+    ("Kelly Brandy, Etta Yates", "Kelly Brandy; Etta Yates"),                # not inside a name
+    ("Ana Lima y José Ruiz; Bo Chen", "Ana Lima; José Ruiz; Bo Chen"),
+    ("Ana Lima、Bo Chen", "Ana Lima; Bo Chen"),
+    ("Ana Lima (Staff), Bo Chen, 2024", "Bo Chen"),                         # role words, numbers dropped
+    ("Ana Lima_and Bo Chen", "Ana Lima_and Bo Chen"),                         # "_" is a word character
+])
+def test_meta_author_split_into_names(author, out):
+    html = f"<html><head><meta name='author' content='{author}'></head><body><h1>T</h1></body></html>"
+    assert meta(html).author == out
+
+
+def test_comparison_key_is_the_expression():
+    import re
+    for s in ("Ten Ways to Cook Rice!", "Über_Straße – Ⅻ²", "İstanbul'da ﬁnal", "٣٤ ٥ Ǆ ß", "新闻 · 中文", "", "_-_"):
+        assert _core.meta_key(s) == re.sub(r"[\W_]+", "", s.casefold())
 
 
 def test_time_element_and_url_date():
