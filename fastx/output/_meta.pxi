@@ -1577,6 +1577,8 @@ def _meta_cut_date_tail(s):
         if w is None or w in META_MONTHS:
             return s[:m.start()].rstrip()
         pos = m.start() + 1
+
+
 cdef inline bint _mu_wordchar(Py_UCS4 c) noexcept nogil:
     """re's \\w for str patterns: alphanumeric (Py_UNICODE_ISALNUM) or "_"."""
     return c == 95 or Py_UNICODE_ISALNUM(c)
