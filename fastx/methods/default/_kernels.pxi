@@ -148,6 +148,14 @@ _GBT_PAGE_TAGS = {
     "blockquote": 18, "section": 19, "header": 20, "footer": 20, "span": 21, "div": 22, "label": 23,
     "figure": 24,
 }
+# the classes of _GBT_PAGE_TAGS that the shape-of-content columns read (_gbt_page_row)
+cdef enum:
+    _PT_IMG = 4
+    _PT_H1 = 6
+    _PT_H2_6 = 7
+    _PT_P = 8
+    _PT_LI = 9
+    _PT_A = 11
 DEF _GBT_REP_LEVELS = 8       # levels (block and ancestors) searched for a repeated sibling group
 DEF _GBT_REP_MIN = 3          # siblings that make a repeated group
 
@@ -1089,8 +1097,8 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
     - ``a_long``: log(1 + links of at least 40 characters: headline links),
       ``a_long_share`` their share of the links holding text; ``img_link_share``: the share
       of images inside a link (cards link their picture);
-    - ``li_share``, ``li_link``: the share of the body's text in list items (outside another
-      <li>), and its link share;
+    - ``li_share``, ``li_link``: the share of the body's text in list items whose parent is not
+      an <li> (a list nested in an item, under its <ul>, counts again), and its link share;
     - ``currency_n``: log(1 + currency signs in the text) (a grid of prices against one);
     - of the repeated groups (at least _GBT_REP_MIN siblings): the link share of the one
       holding the most text (``rep_link``), log(1 + its characters per item)
@@ -1124,29 +1132,29 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
         if tag[i] < STATIC_LIMIT:
             pk = _gbt_ptag[tag[i]]
             cnt[pk] += 1
-            if pk == 4:                                     # img
+            if pk == _PT_IMG:
                 nimg += 1
                 if flags[i] & NF_IN_LINK:
                     nimgl += 1
             elif C[i] > 0:
-                if pk == 6 or pk == 7:                      # h1, h2-h6
+                if pk == _PT_H1 or pk == _PT_H2_6:
                     nh += 1
                     if 2 * LC[i] >= C[i]:
                         nhl += 1
-                    if pk == 6 and h1c < 0:
+                    if pk == _PT_H1 and h1c < 0:
                         h1c = C[i]
                         h1pos = tc
-                elif pk == 8:                               # p
+                elif pk == _PT_P:
                     npar += 1
                     pc += C[i]
                     if C[i] >= 150 and LC[i] < 0.3 * C[i]:
                         plong += 1
                         plongc += C[i]
-                elif pk == 9:                               # li outside another li
+                elif pk == _PT_LI:                          # (its parent is not an li)
                     if parent[i] < 0 or tag[parent[i]] != tag[i]:
                         lic += C[i]
                         lilc += LC[i]
-                elif pk == 11:                              # a
+                elif pk == _PT_A:
                     na += 1
                     if C[i] >= 40:
                         nalong += 1
@@ -2498,5 +2506,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
 if len(FEATURE_NAMES) != GBT_NFEAT or len(CONTEXT_FEATURE_NAMES) != GBT_NCTX:
     raise ImportError(f"fastx._core: {len(FEATURE_NAMES)} feature names for {GBT_NFEAT} features")
 if len(PAGE_FEATURE_NAMES) != GBT_NPAGE or len(PAGE_TAG_CLASSES) != _GBT_NPTAG \
-        or max(_GBT_PAGE_TAGS.values()) != _GBT_NPTAG or len(PAGE_TYPES) != _GBT_NTYPES:
+        or max(_GBT_PAGE_TAGS.values()) != _GBT_NPTAG or len(PAGE_TYPES) != _GBT_NTYPES \
+        or (_GBT_PAGE_TAGS["img"], _GBT_PAGE_TAGS["h1"], _GBT_PAGE_TAGS["h2"], _GBT_PAGE_TAGS["p"],
+            _GBT_PAGE_TAGS["li"], _GBT_PAGE_TAGS["a"]) != (_PT_IMG, _PT_H1, _PT_H2_6, _PT_P, _PT_LI, _PT_A):
     raise ImportError("fastx._core: the page feature tables disagree")
