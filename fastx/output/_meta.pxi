@@ -27,6 +27,7 @@ DEF _META_MAX_TEXTS = 60          # byline/dateline text nodes
 DEF _META_MAX_YEARS = 40          # short text nodes holding a year
 DEF _META_MAX_TIMES = 20
 DEF _META_MAX_H1 = 6
+DEF _META_MAX_H2 = 6              # h2s recorded on a page whose h1s hold no text (a logo's)
 # the bounded look at the body: bylines, datelines and microdata are looked for in the
 # _META_BEFORE_H1 elements before the first h1 and the _META_AFTER_H1 elements after it (the
 # navigation before and the comments, related posts and footers after are not read), or in the
@@ -43,7 +44,7 @@ DEF _META_NEAR = 40
 
 # record kinds (fastx.metadata reads them by these names)
 META_KIND = {"meta": 0, "link": 1, "jsonld": 2, "lang": 3, "itemprop": 4, "time": 5, "h1": 6,
-             "hint": 7, "text": 8, "base": 9, "year": 10, "hints_later": 11}
+             "hint": 7, "text": 8, "base": 9, "year": 10, "hints_later": 11, "h2": 12}
 
 # <meta> names that may repeat, each value meaningful (article:tag, several authors)
 _META_MULTI = frozenset(("article:tag", "article:author", "og:article:tag", "book:tag", "video:tag",
@@ -61,12 +62,13 @@ cdef enum:
     _META_T_BASE
     _META_T_TIME
     _META_T_H1
+    _META_T_H2
     _META_T_A
     _META_T_IMG
 _META_TAG_ROLES = (("meta", _META_T_META), ("link", _META_T_LINK), ("script", _META_T_SCRIPT),
                    ("style", _META_T_SKIP), ("template", _META_T_SKIP), ("svg", _META_T_SKIP),
                    ("html", _META_T_HTML), ("base", _META_T_BASE), ("time", _META_T_TIME),
-                   ("h1", _META_T_H1), ("a", _META_T_A), ("img", _META_T_IMG))
+                   ("h1", _META_T_H1), ("h2", _META_T_H2), ("a", _META_T_A), ("img", _META_T_IMG))
 cdef uint8_t _meta_role[STATIC_LIMIT]
 cdef bint _meta_ready = False
 
@@ -524,7 +526,9 @@ def meta_scan(Doc doc):
     cdef fx_attr *a
     cdef int role
     cdef int order = 0, h1_at = -1, n_items = 0, n_hints = 0, n_texts = 0, n_times = 0, n_h1 = 0
-    cdef int n_years = 0
+    cdef int n_years = 0, n_h1_text = 0, n_h2 = 0, k2
+    cdef Py_ssize_t h2_at[_META_MAX_H2]
+    cdef int h2_order[_META_MAX_H2]
     cdef uint16_t fl, want = NF_ITEMPROP | NF_HINT_ATTR
     cdef bint near = False
     cdef size_t an, vn, tlen
@@ -540,8 +544,20 @@ def meta_scan(Doc doc):
                     h1_at = order
                 out.append((6, "", _meta_doc_text(doc, i, _META_TEXT_MAX), order))
                 n_h1 += 1
+                if docv.chars[i] > 0:
+                    n_h1_text += 1
                 if n_h1 >= _META_MAX_H1:
                     break
+            elif n_h2 < _META_MAX_H2 and i > start and docv.chars[i] > 0 and\
+                    _meta_tag_role(<uintptr_t>docv.tag[i]) == _META_T_H2:
+                h2_at[n_h2] = i
+                h2_order[n_h2] = order
+                n_h2 += 1
+    # a page whose h1s hold no text (a logo image) names its headline in an h2 (a forum's topic
+    # subject): the first h2s with text, for the resolver to find the one holding the title
+    if n_h1_text == 0:
+        for k2 in range(n_h2):
+            out.append((12, "", _meta_doc_text(doc, h2_at[k2], _META_TEXT_MAX), h2_order[k2]))
     # the window: _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 past it. The
     # class/id/rel hints (bylines, datelines) are read up to _META_NEAR elements past the h1 (what
     # the resolver checks on every page); the rest only when the resolver asks (meta_scan_hints,
@@ -1806,6 +1822,7 @@ def meta_resolve(doc, url, cls):
     items = {}
     times = []
     h1s = []
+    h2s = []                    # recorded only when no h1 holds text
     hints = []                  # the hints up to _META_NEAR past the h1; all_hints() has the rest
     hints_later = None
     texts = []
@@ -1833,6 +1850,10 @@ def meta_resolve(doc, url, cls):
             t = meta_clean(val)
             if t:
                 h1s.append((t, order))
+        elif kind == 12:
+            t = meta_clean(val)
+            if t:
+                h2s.append((t, order))
         elif kind == 7:
             hints.append((key, val, order))
         elif kind == 8:
@@ -1908,6 +1929,14 @@ def meta_resolve(doc, url, cls):
     # ---- title
     raw_title = meta_clean(doc.title)
     md.title = _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host)
+    if not h1s and md.title:
+        # no h1 with text: the headline the bylines and datelines are looked for around is the
+        # h2 that holds the page's title (a forum's topic subject below a logo h1)
+        key = meta_key(md.title)
+        for t, order in h2s:
+            if meta_key(t) == key:
+                h1s.append((t, order))
+                break
 
     # ---- author
     author = None
@@ -1947,6 +1976,7 @@ def meta_resolve(doc, url, cls):
             set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
+    dayfirst = _meta_dayfirst(lang or metas.get("og:locale") or metas.get("content-language"))
     if main is not None:
         set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished")) or _meta_ld_str(main.get("dateCreated"))
                                 or _meta_ld_str(main.get("uploadDate"))), "json-ld")
@@ -1989,18 +2019,22 @@ def meta_resolve(doc, url, cls):
                     if set_("date", meta_parse_date(v), "microdata"):
                         break
     if md.date is None:
-        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1])
-             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0))
+        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
+                                       dayfirst)
+             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
+                                                    dayfirst=dayfirst))
     else:
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
         # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
         # first publication (a CMS that migrated or republished the page stamped it anew)
         h1_order = h1s[0][1] if h1s else 0
-        first = next(_meta_shown_dates(times, hints, texts, years, h1_order, _META_SHOWN_NEAR), None)
+        first = next(_meta_shown_dates(times, hints, texts, years, h1_order, _META_SHOWN_NEAR,
+                                       dayfirst=dayfirst), None)
         if first is not None and first[0] < md.date and\
                 (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2 and\
-                all(d != md.date for d, _, _, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order)):
+                all(d != md.date for d, _, _, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order,
+                                                                     dayfirst=dayfirst)):
             md.date, src["date"] = first[0], first[1]
     url_day = meta_url_date(url) or meta_url_date(canonical)
     if md.date is not None and url_day is not None and md.date != url_day and len(md.date) == 10:
@@ -2125,6 +2159,17 @@ def _meta_abs(u, ref):
         except ValueError:
             return u
     return u
+
+
+def _meta_dayfirst(tag):
+    """Whether a page in language `tag` (its markup's, e.g. "de-DE", "en_US") writes numeric
+    dates day first (06.01.2008, 06/01/2008: 6 January): every language but English does (and
+    the CJK languages write the year first, which meta_parse_date reads unambiguously); an
+    English or untagged page is read month first, as its ambiguous dates are on the web."""
+    if not tag:
+        return False
+    t = tag.strip().lower()
+    return len(t) >= 2 and t[:2].isalpha() and not t.startswith("en") and t[2:3] in ("", "-", "_")
 
 
 _META_BCP47 = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d{3}))?(?:-[A-Za-z0-9]{1,8})*")
@@ -2504,14 +2549,16 @@ def _meta_dateline_hints(hints, h1_order, limit, entries):
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, more = None, after = 0):
+def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, more = None, after = 0,
+                      dayfirst = False):
     """The dates the page shows in its datelines, nearest the headline first (after it before
     before it): <time> elements, elements classed date/published/posted/time, "Posted on ..." /
     发布时间：... text, short texts holding a date. The raw scan records are parsed lazily, nearest
     first, over the _VISIBLE_TRIES nearest (and at most `limit` elements away). Yields (date,
     "time" or "byline", labelled as an update ("Updated ...", "Last modified"), distance).
     `more`, `after`: as for _meta_byline_author (every hint record, called only when the
-    datelines nearer than `after` are used up)."""
+    datelines nearer than `after` are used up); `dayfirst`: numeric dates are D/M/Y when
+    ambiguous (the page's language writes them so: _meta_dayfirst)."""
     entries = []
     # every date meta_parse_date reads has a year (_meta_year_in): the rest is not a dateline
     for dt, raw, order in times[:10]:
@@ -2532,7 +2579,7 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, mor
         later = lambda: _meta_dateline_hints([x for x in more() if x[2] >= after], h1_order, limit, [])
     for dist, rank, a, b in _meta_nearest(entries, later, (after - h1_order,)):
         if rank == 0:
-            d = meta_parse_date(a) or meta_parse_date(meta_clean(b))
+            d = meta_parse_date(a, dayfirst) or meta_parse_date(meta_clean(b), dayfirst)
             if d:
                 yield d, "time", False, dist
             continue
@@ -2546,7 +2593,7 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, mor
         if not t or not _meta_year_in(t) or _meta_relative(t[:60]):
             continue
         m = _META_ZH_DATE.search(t)
-        d = (meta_parse_date(m[1]) if m else None) or meta_parse_date(t[:160])
+        d = (meta_parse_date(m[1]) if m else None) or meta_parse_date(t[:160], dayfirst)
         if d:
             label = t[:t.find(d[:4]) if d[:4] in t else 60]
             if _META_PROFILE.search(label) is None:
@@ -2555,12 +2602,13 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, mor
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_shown_date(times, hints, texts, years, h1_order, more = None, after = 0):
+def _meta_shown_date(times, hints, texts, years, h1_order, more = None, after = 0, dayfirst = False):
     """The date the page shows (_shown_dates), nearest the headline first; a date labelled as
     an update is taken only when no other is shown. Returns (date, "time" or "byline").
-    `more`, `after`: as for _meta_shown_dates."""
+    `more`, `after`, `dayfirst`: as for _meta_shown_dates."""
     late = None
-    for d, how, update, _ in _meta_shown_dates(times, hints, texts, years, h1_order, more=more, after=after):
+    for d, how, update, _ in _meta_shown_dates(times, hints, texts, years, h1_order, more=more, after=after,
+                                               dayfirst=dayfirst):
         if not update:
             return d, how
         late = late or d

@@ -157,6 +157,31 @@ def test_a_forum_profile_date_is_not_the_page_date(label):
     assert meta(html).date == "2019-08-27"
 
 
+def test_a_logo_h1_leaves_the_headline_to_the_h2_holding_the_title():
+    # SMF: the h1 is the forum's logo (no text), a clock of the time the page was served sits
+    # after it, and the topic's subject is an h2 with its first post's date under it
+    filler = "".join(f"<li><a href='/b{i}'>Board {i}</a></li>" for i in range(12))
+    html = ("<html><head><title>Is AI in SMF forums useful?</title></head><body>"
+            "<h1 class='forumtitle'><a href='/'><img src='logo.png' alt=''></a></h1>"
+            "<div class='user'><time datetime='2026-03-05T12:16:19Z'>March 05, 2026, 07:16:19 AM</time></div>"
+            f"<ul>{filler}</ul><h2 class='display_title'>Is AI in SMF forums useful?</h2>"
+            "<div class='keyinfo'><a href='?msg=1' class='smalltext'>June 04, 2024, 11:23:55 AM</a></div>"
+            "<div class='post'>Body.</div>"
+            "</body></html>")
+    assert meta(html).date == "2024-06-04"
+    # with a headline h1 the h2s are not read: the date nearest the h1 stays
+    assert meta(html.replace("<img src='logo.png' alt=''>", "Forum")).date == "2026-03-05"
+
+
+@pytest.mark.parametrize("lang, out", [("de", "2008-01-06"), ("fr-FR", "2008-01-06"), ("en", "2008-06-01"),
+                                       ("en-US", "2008-06-01"), (None, "2008-06-01")])
+def test_an_ambiguous_numeric_dateline_is_read_as_the_pages_language_writes_it(lang, out):
+    attr = f" lang='{lang}'" if lang else ""
+    html = (f"<html{attr}><body><h1>Harmony One</h1><p class='date'>06.01.2008 01:07</p>"
+            "<p>Text.</p></body></html>")
+    assert meta(html).date == out
+
+
 def test_microdata_date_is_the_first_in_page_order():
     # a forum: the question's dateCreated comes before its comments' datePublished
     html = ("<html><body><h1>Why is except: pass bad?</h1>"
