@@ -382,6 +382,7 @@ cdef struct Builder:
     Py_ssize_t pre_pend   # preformatted whitespace waiting in buf for the next preformatted text, or -1
     int pre_blk           # a block element started or ended since the last text record
     int keep_noscript     # keep every <noscript> (a page whose content is only there: see build_doc)
+    int keep_hidden       # keep hidden elements (a page whose content waits for a script: see build_doc)
     uint64_t *skip        # the elements the walk does not enter (the head's, meta, link, script, hidden, ...)
     Py_ssize_t nskip      # in preorder: what the metadata scan reads there (_meta.pxi)
     Py_ssize_t skipcap
@@ -637,7 +638,7 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                 _skip_push(b, node)
             elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node)
                                               or (b.keep_noscript and tag == _noscript_tag))
-                  and not _hidden(node, props, &style_pre, &mfl)):
+                  and (not _hidden(node, props, &style_pre, &mfl) or b.keep_hidden)):
                 fl = inherited | mfl
                 if not (fl & NF_PRE) and (props & TP_PRE or style_pre):
                     fl |= NF_PRE         # a preformatted element: its text is kept raw
@@ -941,6 +942,8 @@ cdef int32_t _noscript_tag = -1       # lexbor's id of <noscript>, set by the ca
 
 
 DEF _NOSCRIPT_ONLY_CHARS = 200      # body text below which <noscript> content is read (build_doc)
+DEF _HIDDEN_ONLY_CHARS = 500        # body text below which hidden elements are read (build_doc)
+DEF _HIDDEN_GAIN = 4                # ... when they hold this many times the visible text
 
 
 def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript=False):
@@ -949,17 +952,29 @@ def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript
     ``<noscript>`` is dropped, unless `keep_noscript`, or unless the page has next to
     no text outside it (under 200 characters, while its noscript content has at least
     twice that): a page that shows its content only to browsers without scripts, such
-    as a Discourse forum's crawler view, is read as they show it."""
-    cdef Doc d = _build_doc(parser, title_fallback, url, keep_noscript)
+    as a Discourse forum's crawler view, is read as they show it.
+
+    Hidden elements (``hidden``, ``aria-hidden``, inline ``display:none``) are dropped, unless
+    the page shows next to nothing without them (under 500 characters, while with them and its
+    noscript content it has at least 4 times that, and 2,000 at least): a page whose content
+    waits for a script to reveal it (a "defer" wrapper styled display:none, a client-rendered
+    app's pre-rendered markup) is read as the browser shows it once the script has run."""
+    cdef Doc d = _build_doc(parser, title_fallback, url, keep_noscript, False)
     cdef Doc full
-    if not keep_noscript and d.body >= 0 and d.view.chars[d.body] < _NOSCRIPT_ONLY_CHARS:
-        full = _build_doc(parser, title_fallback, url, True)
+    cdef int32_t shown = d.view.chars[d.body] if d.body >= 0 else 0
+    if not keep_noscript and d.body >= 0 and shown < _NOSCRIPT_ONLY_CHARS:
+        full = _build_doc(parser, title_fallback, url, True, False)
         if full.body >= 0 and full.view.chars[full.body] >= 2 * _NOSCRIPT_ONLY_CHARS:
+            d = full
+            shown = d.view.chars[d.body]
+    if d.body >= 0 and shown < _HIDDEN_ONLY_CHARS:
+        full = _build_doc(parser, title_fallback, url, True, True)
+        if full.body >= 0 and full.view.chars[full.body] >= max(_HIDDEN_GAIN * shown, 4 * _HIDDEN_ONLY_CHARS):
             return full
     return d
 
 
-cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript):
+cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript, bint keep_hidden):
     """The Doc of one walk over lexbor's tree (`build_doc`)."""
     cdef Doc d = Doc.__new__(Doc)
     cdef Builder b
@@ -980,6 +995,7 @@ cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript):
     b.body = -1
     b.oom = 0
     b.keep_noscript = keep_noscript
+    b.keep_hidden = keep_hidden
     b.skip = NULL
     b.nskip = b.skipcap = 0
     b.pending_ws = 0

@@ -70,6 +70,27 @@ def test_dropped_and_hidden_nodes_are_not_counted():
     assert doc.chars[doc.body] == 7
 
 
+def test_content_hidden_until_a_script_runs_is_read():
+    # the whole product section sits in a wrapper styled display:none that a script reveals;
+    # what is visible without it is a short menu
+    para = "<p>" + "Baked with simple ingredients found in most kitchens. " * 12 + "</p>"
+    html = ("<body><nav><a href='/'>Home</a> <a href='/s'>Shop</a></nav>"
+            f"<div class='defer-block' style='display: none'><article><h1>Almond thins</h1>{para * 4}"
+            "</article></div></body>")
+    doc = fastx.parse(html)
+    assert doc.chars[doc.body] > 2000
+    assert "Baked with simple ingredients" in fastx.extract(html).text
+    # a page that shows its content keeps its hidden elements out (a modal, a mobile menu)
+    shown = html.replace("<nav>", f"<main>{para * 2}</main><nav>")
+    doc = fastx.parse(shown)
+    assert doc.chars[doc.body] < 1500
+    # and a short page stays short: hidden text that is not several times more is not read
+    small = ("<body><p>" + "Short visible text. " * 10 + "</p><div hidden>" + "A hidden menu. " * 20
+             + "</div></body>")
+    doc = fastx.parse(small)
+    assert "hidden menu" not in doc.render_text(np.ones(doc.n, dtype=np.uint8))
+
+
 def test_title_and_description():
     doc = fastx.parse("<html><head><title> A  title </title><meta name='Description' content=' d  1 '>"
                       "</head><body>x</body></html>")
