@@ -46,7 +46,8 @@ cdef enum:
 
 # per-node flags (Doc.flags)
 cdef enum:
-    NF_LINK = 1          # the element is a link tag
+    NF_LINK = 1          # the element is a link tag, or a custom element with an href
+                         # (<dropdown-item href>: a link a script follows)
     NF_IN_LINK = 2       # the node is inside a link (or is one)
     NF_BLOCK = 4         # block-level element (a line break around it in text output)
     NF_WS_BEFORE = 8     # text node: whitespace before it in the source
@@ -229,13 +230,15 @@ cdef inline bint _contains(const unsigned char *s, size_t n, const char *lit, si
     return False
 
 
-cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre, uint16_t *meta) noexcept nogil:
+cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, uint16_t *meta) noexcept nogil:
     """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
     one pass over the element's attributes; `style_pre` set when the inline style says
     white-space: pre* (_style_bits); `meta` gets NF_ITEMPROP when the element has an itemprop,
     NF_HINT_ATTR when it has a class, id or rel (the names only are compared, as for the other
     attributes: their values are not read here), so that the metadata scan reads no attribute
-    of the other elements.
+    of the other elements; NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
+    <dropdown-item href=...>: a link a script follows) with an href (a standard element's href,
+    Webflow's <div href="#">, is a leftover, not a link).
 
     A `hidden` element whose id is "S:<n>" is a completed React streaming segment
     (React 18 server rendering: the inline $RC script moves it into its
@@ -254,6 +257,8 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint *style_pre, uint16_t *meta
             if (n == 2 and memcmp(s, b"id", 2) == 0 and a.value != NULL and a.value.length >= 3
                     and a.value.data[0] == 83 and a.value.data[1] == 58):      # "S:"
                 segment = True
+            if custom and n == 4 and memcmp(s, b"href", 4) == 0:
+                meta[0] |= NF_LINK | NF_IN_LINK
             if n == 8 and memcmp(s, b"itemprop", 8) == 0:
                 meta[0] |= NF_ITEMPROP
             elif _meta_hint_attr(s, n):
@@ -638,7 +643,7 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                 _skip_push(b, node)
             elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node)
                                               or (b.keep_noscript and tag == _noscript_tag))
-                  and (not _hidden(node, props, &style_pre, &mfl) or b.keep_hidden)):
+                  and (not _hidden(node, props, tag >= STATIC_LIMIT, &style_pre, &mfl) or b.keep_hidden)):
                 fl = inherited | mfl
                 if not (fl & NF_PRE) and (props & TP_PRE or style_pre):
                     fl |= NF_PRE         # a preformatted element: its text is kept raw

@@ -70,6 +70,16 @@ def test_dropped_and_hidden_nodes_are_not_counted():
     assert doc.chars[doc.body] == 7
 
 
+def test_a_web_component_with_an_href_is_a_link():
+    html = ("<body><nav><dropdown-item href='/c590'>Solidbody Guitars</dropdown-item>"
+            "<div href='#'>Community support</div><a href='/x'>Shop</a></nav></body>")
+    doc = fastx.parse(html)
+    nav = doc.body + 1
+    # the custom element and the <a> are links; Webflow's leftover <div href="#"> is not
+    assert doc.link_tags[nav] == 2
+    assert doc.link_chars[nav] == len("Solidbody Guitars") + len("Shop")
+
+
 def test_content_hidden_until_a_script_runs_is_read():
     # the whole product section sits in a wrapper styled display:none that a script reveals;
     # what is visible without it is a short menu
