@@ -110,7 +110,8 @@ class Page:
     label: np.ndarray       # covered share of each unit's tokens
     tok: np.ndarray         # tokens per unit
     bayes: dict             # blocking -> bin counts
-    page_x: np.ndarray      # the page-type model's input row (ptm.FEATURE_NAMES)
+    page_x: np.ndarray      # the page-type model's input row (ptm.FEATURE_NAMES; word columns 0: type_rows())
+    page_words: np.ndarray  # the page's words for the page-type word model (_core.page_type_words)
     page_type: str | None   # the gold page type (wcxb-dev), else None
     domain: str
     parent: np.ndarray      # the page's preorder parent array (Doc.parent): the context stage's containers
@@ -132,7 +133,7 @@ def prepare(corpus: str, pid: str, html: bytes, meta: dict) -> Page:
              "table": BayesModel.count_blocks(doc, label, ntok, TABLE_BLOCK_TAGS)}
     page_x = ptm.page_row(doc, row)
     return Page(corpus, pid, len(tokens(main_text(gold))), units, np.asarray(X).copy(),
-                ulab, utok, bayes, page_x, meta.get("type") or ARTICLE_CORPORA.get(corpus),
+                ulab, utok, bayes, page_x, _core.page_type_words(doc), meta.get("type") or ARTICLE_CORPORA.get(corpus),
                 domain(meta.get("url")) or f"{corpus}/{pid}", np.asarray(doc.parent, dtype=np.int32).copy())
 
 
@@ -400,21 +401,72 @@ def set_page_type_rounds(rounds: int, learning_rate: float) -> None:
     PT_PARAMS["learning_rate"] = learning_rate
 
 
+WORD_MIN_PAGES = 3      # the word model's vocabulary: words on at least this many training pages
+WORD_ALPHA = 0.3        # its additive smoothing
+WORD_FOLDS = 5          # folds (by domain) of the out-of-fold word columns the trees learn from
+
+
+def type_weights(y: np.ndarray) -> np.ndarray:
+    """Per-page training weights of the page-type models: every type weighs the same, square-rooted
+    (wcxb-dev has 790 articles and 91 documentation pages)."""
+    counts = np.bincount(y, minlength=len(ptm.PAGE_TYPES)).astype(float)
+    return (len(y) / (len(counts) * np.maximum(counts, 1)))[y] ** 0.5
+
+
+def fit_word_model(pages: list[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The page-type word model on pages with a gold type (see fastx.methods.page_type): a
+    multinomial Naive Bayes model over the pages' distinct words (page_words) on at least
+    WORD_MIN_PAGES of them, weighted as type_weights, smoothed by WORD_ALPHA; (hashes uint32,
+    log P(word | type) (words x types, float32 of float16 precision, as the model file keeps
+    them), log P(type) (types,))."""
+    k = len(ptm.PAGE_TYPES)
+    y = np.array([ptm.PAGE_TYPES.index(p.page_type) for p in pages])
+    w = type_weights(y)
+    words = np.concatenate([p.page_words for p in pages]).astype(np.uint32)
+    page_of = np.repeat(np.arange(len(pages)), [len(p.page_words) for p in pages])
+    vocab, inv, df = np.unique(words, return_inverse=True, return_counts=True)
+    counts = np.zeros((len(vocab), k))
+    np.add.at(counts, (inv, y[page_of]), w[page_of])
+    keep = df >= WORD_MIN_PAGES
+    counts = counts[keep]
+    logp = np.log(counts + WORD_ALPHA) - np.log(counts.sum(0) + WORD_ALPHA * len(counts))
+    cw = np.bincount(y, weights=w, minlength=k)
+    prior = np.log(np.maximum(cw, 1e-9) / cw.sum())
+    return vocab[keep].astype(np.uint32), logp.astype(np.float16).astype(np.float32), prior.astype(np.float32)
+
+
+def type_rows(pages: list[Page], words) -> np.ndarray:
+    """The page-type rows of `pages` with the word columns of the word model `words` (a
+    PageTypeModel, or fit_word_model's arrays)."""
+    columns = words.word_columns if isinstance(words, ptm.PageTypeModel) else _core.PageTypeWords(*words).scores
+    k = len(ptm.PAGE_TYPES)
+    X = np.vstack([p.page_x for p in pages]).astype(np.float32)
+    for i, p in enumerate(pages):
+        X[i, -k:] = columns(p.page_words)
+    return X
+
+
 def fit_page_type(pages: list[Page]) -> ptm.PageTypeModel:
     """The page-type model (LightGBM softmax) on pages with a gold type, as one complete-tree
-    ensemble per class (LightGBM's tree t belongs to class t mod classes)."""
+    ensemble per class (LightGBM's tree t belongs to class t mod classes), with its word model
+    (fit_word_model on every page); the trees learn from the word columns of word models fit
+    without the page's domain (WORD_FOLDS folds by domain), as they will see them on new sites."""
     import lightgbm as lgb
-    X = np.vstack([p.page_x for p in pages])
     y = np.array([ptm.PAGE_TYPES.index(p.page_type) for p in pages])
-    # every type weighs the same in training (wcxb-dev has 790 articles and 91 documentation pages)
-    counts = np.bincount(y, minlength=len(ptm.PAGE_TYPES)).astype(float)
-    w = (len(y) / (len(counts) * np.maximum(counts, 1)))[y] ** 0.5
+    w = type_weights(y)
+    words = fit_word_model(pages)
+    X = np.vstack([p.page_x for p in pages]).astype(np.float32)
+    fold = np.array([int(hashlib.md5(("words/" + p.domain).encode()).hexdigest(), 16) % WORD_FOLDS for p in pages])
+    for f in range(WORD_FOLDS):
+        held = np.where(fold == f)[0]
+        if len(held) and len(held) < len(pages):
+            X[held] = type_rows([pages[i] for i in held], fit_word_model([pages[i] for i in np.where(fold != f)[0]]))
     b = lgb.train(PT_PARAMS, lgb.Dataset(X, label=y, weight=w, params={"max_bin": PT_PARAMS["max_bin"]}),
                   num_boost_round=PT_ROUNDS)
     feat, thr, leaf = complete_trees(b, PT_PARAMS["max_depth"])
     k = len(ptm.PAGE_TYPES)
     split_ = lambda a: np.stack([a[c::k] for c in range(k)])      # noqa: E731
-    return ptm.PageTypeModel(PT_PARAMS["max_depth"], split_(feat), split_(thr), split_(leaf))
+    return ptm.PageTypeModel(PT_PARAMS["max_depth"], split_(feat), split_(thr), split_(leaf), words)
 
 
 def train_page_type(pages: list[Page], verbose=True):
@@ -430,7 +482,7 @@ def train_page_type(pages: list[Page], verbose=True):
         m = fit_page_type([p for p, g in zip(typed, fold) if g != f])
         held = [p for p, g in zip(typed, fold) if g == f]
         if held:
-            for p, pr in zip(held, m.probabilities(np.vstack([p.page_x for p in held]))):
+            for p, pr in zip(held, m.probabilities(type_rows(held, m))):
                 oof[id(p)] = pr
     if verbose:
         acc = statistics.mean(ptm.PAGE_TYPES[int(np.argmax(oof[id(p)]))] == p.page_type for p in typed)
@@ -446,7 +498,7 @@ def set_page_types(pages: list[Page], model, oof: dict) -> None:
     rest = [p for p in pages if id(p) not in oof]
     probs = dict(oof)
     if rest and model is not None:
-        for p, pr in zip(rest, model.probabilities(np.vstack([p.page_x for p in rest]))):
+        for p, pr in zip(rest, model.probabilities(type_rows(rest, model))):
             probs[id(p)] = pr
     for p in pages:
         if len(p.X):

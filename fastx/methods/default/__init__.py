@@ -198,7 +198,7 @@ class DefaultModel:
         # without early exit (exact probabilities), a starved page again by every tree
         pt = _page_type.shipped() if page_types is None else page_types
         if type(pt) is _page_type.PageTypeModel:
-            pt = pt.class_ensembles        # the probabilities computed in default_keep itself
+            pt = pt.compiled               # the probabilities computed in default_keep itself
         return _core.default_keep(doc, self._trees, cut, page_cut, headline, 0.6, pt,
                                   self._type_cuts if own else None, own, self._first,
                                   logit(STARVED_THRESHOLD), STARVED_WORDS if own else 0.0,

@@ -746,16 +746,11 @@ cdef uint8_t _gbt_url_words(const unsigned char *s, Py_ssize_t n) noexcept nogil
     return bits
 
 
-cdef void _gbt_url_row(const unsigned char *s, Py_ssize_t n, float *x, int groups) noexcept nogil:
-    """The URL columns of the page-type row (fastx.methods.page_type.URL_FEATURE_NAMES) of the
-    URL s[0..n): path depth (non-empty segments), path length and digit share (an empty path
-    is "/"), a year 1980-2049 (a run of exactly four digits) in the path, the site's root
-    (no segment, no query), and per URL word group whether a token of the path or the query
-    names it."""
-    cdef Py_ssize_t i = 0, ps, pe, qs, qe, k, run = 0, depth = 0, digits = 0, plen, seg = 0
-    cdef int year = 0, v = 0
-    cdef uint8_t bits
-    # scheme "://" host, or a path from the start (a relative URL)
+cdef void _gbt_url_parts(const unsigned char *s, Py_ssize_t n, Py_ssize_t *ps, Py_ssize_t *pe,
+                         Py_ssize_t *qs, Py_ssize_t *qe) noexcept nogil:
+    """The path s[*ps..*pe) and the query s[*qs..*qe) (empty: *qs == *qe) of the URL s[0..n):
+    after scheme "://" host, or from the start for a relative URL; the fragment is neither."""
+    cdef Py_ssize_t i = 0
     while i < n and s[i] != 58 and s[i] != 47 and s[i] != 63 and s[i] != 35:     # : / ? #
         i += 1
     if i < n and s[i] == 58:
@@ -766,16 +761,28 @@ cdef void _gbt_url_row(const unsigned char *s, Py_ssize_t n, float *x, int group
                 i += 1
     else:
         i = 0
-    ps = i
+    ps[0] = i
     while i < n and s[i] != 63 and s[i] != 35:
         i += 1
-    pe = i
-    qs = qe = i
+    pe[0] = i
+    qs[0] = qe[0] = i
     if i < n and s[i] == 63:
-        qs = i + 1
-        qe = qs
-        while qe < n and s[qe] != 35:
-            qe += 1
+        qs[0] = i + 1
+        qe[0] = i + 1
+        while qe[0] < n and s[qe[0]] != 35:
+            qe[0] += 1
+
+
+cdef void _gbt_url_row(const unsigned char *s, Py_ssize_t n, float *x, int groups) noexcept nogil:
+    """The URL columns of the page-type row (fastx.methods.page_type.URL_FEATURE_NAMES) of the
+    URL s[0..n): path depth (non-empty segments), path length and digit share (an empty path
+    is "/"), a year 1980-2049 (a run of exactly four digits) in the path, the site's root
+    (no segment, no query), and per URL word group whether a token of the path or the query
+    names it."""
+    cdef Py_ssize_t ps, pe, qs, qe, k, run = 0, depth = 0, digits = 0, plen, seg = 0
+    cdef int year = 0, v = 0
+    cdef uint8_t bits
+    _gbt_url_parts(s, n, &ps, &pe, &qs, &qe)
     for k in range(ps, pe + 1):
         if k == pe or s[k] == 47:
             depth += seg > 0
@@ -808,29 +815,30 @@ cdef Py_ssize_t _gbt_page_type_width() except -1:
     cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
     if G == 0:
         raise ValueError("page_type_row: page_type_tables() has not been called")
-    return GBT_NPAGE + (5 + G) + (S + 4) + (2 * _GBT_NTYPES + G + 2)
+    return GBT_NPAGE + (5 + G) + (S + 4) + (2 * _GBT_NTYPES + G + 2) + _GBT_NTYPES
 
 
-def page_type_row(Doc d, object page_row):
+def page_type_row(Doc d, object page_row, PageTypeWords words=None):
     """The page-type model's input row (fastx.methods.page_type.FEATURE_NAMES), float32: the
     page row of `default_features` (PAGE_FEATURE_NAMES), then the URL columns of ``d.url``
     (`_gbt_url_row`), the schema columns (per schema group of `page_type_tables`, its JSON-LD
     "@type" values, at most 5; the values of no group; og:type article, product, website),
-    and the text columns (per PAGE_TYPE_WORDS group its words per thousand tokens of the
+    the text columns (per PAGE_TYPE_WORDS group its words per thousand tokens of the
     text and log(1 + their count); per URL word group whether a title token names it; the
-    title's tokens and separators, `_gbt_title_shape`)."""
+    title's tokens and separators, `_gbt_title_shape`), and the word model's columns (the
+    scores of `words` for the page's `page_type_words`, centred; zeros without `words`)."""
     cdef Py_ssize_t w = _gbt_page_type_width()
     pr = np.ascontiguousarray(page_row, dtype=np.float32)
     if pr.ndim != 1 or pr.shape[0] != GBT_NPAGE:
         raise ValueError(f"page_type_row: the page row has {GBT_NPAGE} columns")
     out = np.zeros(w, dtype=np.float32)
-    _gbt_page_type_fill(d, <const float *>cnp.PyArray_DATA(pr), <float *>cnp.PyArray_DATA(out))
+    _gbt_page_type_fill(d, <const float *>cnp.PyArray_DATA(pr), <float *>cnp.PyArray_DATA(out), words)
     return out
 
 
-cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x) except -1:
+cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x, PageTypeWords words) except -1:
     """page_type_row's row of `d` into x (zeroed, _gbt_page_type_width() floats) from its page
-    row (GBT_NPAGE floats)."""
+    row (GBT_NPAGE floats) and the word model `words` (None: its columns stay 0)."""
     cdef int G = _gbt_urlw_groups, S = _gbt_schema_groups
     cdef Py_ssize_t nu = 5 + G, ns = S + 4, nt = 2 * _GBT_NTYPES + G + 2
     cdef Py_ssize_t u0 = GBT_NPAGE, s0 = u0 + nu, t0 = s0 + ns, k, j
@@ -869,6 +877,7 @@ cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x) except -1:
         for k in range(G):
             x[t0 + 2 * _GBT_NTYPES + k] = (bits >> k) & 1
         _gbt_title_shape(bp, len(b), x + t0 + 2 * _GBT_NTYPES + G)
+    _gbt_word_columns(d, words, x + t0 + nt)
     return 0
 
 
@@ -891,17 +900,214 @@ cdef void _gbt_title_shape(const unsigned char *s, Py_ssize_t n, float *x) noexc
     x[1] = <float>sep
 
 
-cdef object _gbt_page_type_probs(Doc d, object page_arr, tuple models):
+# ---------------------------------------------------------------- the page-type word model
+
+DEF _GBT_PW_MAX = 512           # distinct words a page gives the word model
+DEF _GBT_PW_SEEN = 1024         # slots of the table that keeps them distinct (twice _GBT_PW_MAX)
+DEF _GBT_PW_HEADINGS = 40       # h1 and h2 elements read, in document order
+DEF _GBT_PW_HEADING_BYTES = 200  # text bytes read of each
+# the namespaces of the word model's words: a word of the title, of the URL's path or query and of
+# a heading are three words (their token hash, _gbt_next_token, then one FNV step of the namespace)
+cdef enum:
+    _PW_TITLE = 1
+    _PW_URL = 2
+    _PW_HEADING = 3
+
+cdef int32_t _gbt_h1_id = -1, _gbt_h2_id = -1     # the tag ids of h1 and h2 (_gbt_page_words_init)
+
+
+cdef struct _PwSet:
+    # a page's distinct words for the word model, in the order first seen
+    uint32_t hash[_GBT_PW_SEEN]
+    uint8_t used[_GBT_PW_SEEN]
+    uint32_t words[_GBT_PW_MAX]
+    Py_ssize_t n
+
+
+cdef void _pw_add(_PwSet *t, const unsigned char *s, Py_ssize_t n, uint32_t ns) noexcept nogil:
+    """The tokens of s[0..n) (_gbt_next_token), each hashed into namespace `ns`, into the set
+    (until it holds _GBT_PW_MAX words)."""
+    cdef Py_ssize_t pos = 0, slot
+    cdef uint32_t h
+    while t.n < _GBT_PW_MAX and _gbt_next_token(s, n, &pos, &h) > 0:
+        h = fx_fnv32_step(h, ns)
+        slot = h & (_GBT_PW_SEEN - 1)
+        while t.used[slot] and t.hash[slot] != h:
+            slot = (slot + 1) & (_GBT_PW_SEEN - 1)
+        if not t.used[slot]:
+            t.used[slot] = 1
+            t.hash[slot] = h
+            t.words[t.n] = h
+            t.n += 1
+
+
+cdef int _gbt_page_words(Doc d, _PwSet *t) except -1:
+    """The page's words for the word model into `t` (cleared first): the tokens of the title
+    (_PW_TITLE), of the URL's path and query (_PW_URL) and of the text of the first
+    _GBT_PW_HEADINGS h1 and h2 elements, their first _GBT_PW_HEADING_BYTES bytes (_PW_HEADING):
+    a C loop over the title's and the URL's bytes, the nodes' tags and the Doc's text buffer."""
+    global _gbt_h1_id, _gbt_h2_id
+    if _gbt_h1_id < 0:
+        _gbt_h1_id = TAG_IDS["h1"]
+        _gbt_h2_id = TAG_IDS["h2"]
+    memset(t.used, 0, _GBT_PW_SEEN)
+    t.n = 0
+    cdef bytes b
+    cdef const unsigned char *bp
+    cdef Py_ssize_t ps, pe, qs, qe
+    if d.title:
+        b = d.title.encode("utf-8", "surrogatepass")
+        _pw_add(t, b, len(b), _PW_TITLE)
+    if d.url:
+        b = d.url.encode("utf-8", "surrogatepass") if isinstance(d.url, str) else bytes(d.url)
+        bp = b
+        _gbt_url_parts(bp, len(b), &ps, &pe, &qs, &qe)
+        _pw_add(t, bp + ps, pe - ps, _PW_URL)
+        _pw_add(t, bp + qs, qe - qs, _PW_URL)
+    cdef DocView dv = d.view
+    cdef Py_ssize_t n = d.n, i, j, left, heads = 0, ln
+    with nogil:
+        i = 0
+        while i < n and heads < _GBT_PW_HEADINGS and t.n < _GBT_PW_MAX:
+            if dv.kind[i] == LXB_ELEMENT and (dv.tag[i] == _gbt_h1_id or dv.tag[i] == _gbt_h2_id):
+                heads += 1
+                left = _GBT_PW_HEADING_BYTES
+                for j in range(i + 1, dv.end[i]):
+                    if left <= 0:
+                        break
+                    if dv.kind[j] == LXB_TEXT:
+                        ln = dv.text_len[j] if dv.text_len[j] < left else left
+                        _pw_add(t, dv.text_buf + dv.text_off[j], ln, _PW_HEADING)
+                        left -= ln
+                i = dv.end[i]           # a heading inside a heading is read with it
+            else:
+                i += 1
+    return 0
+
+
+def page_type_words(Doc d):
+    """The page's distinct words for the page-type word model (uint32 hashes, in the order first
+    seen, at most 512): the tokens of the title, of the URL's path and query, and of the first
+    40 h1/h2 headings' text, each kind of place hashed apart (_gbt_page_words).  The training
+    script fits the word model on them; `PageTypeWords` scores them."""
+    cdef _PwSet *t = <_PwSet *>malloc(sizeof(_PwSet))
+    if t == NULL:
+        raise MemoryError()
+    try:
+        _gbt_page_words(d, t)
+        out = np.empty(t.n, dtype=np.uint32)
+        if t.n:
+            memcpy(cnp.PyArray_DATA(out), t.words, t.n * sizeof(uint32_t))
+    finally:
+        free(t)
+    return out
+
+
+cdef class PageTypeWords:
+    """The page-type word model: a multinomial Naive Bayes model over the words of
+    `page_type_words`, as a hash table of its vocabulary.  A page's score for type k is
+    ``prior[k] + sum(logp[w, k] for w in its words in the vocabulary)``, and its word columns
+    (the page-type row's last _GBT_NTYPES) are the scores minus their mean over the types."""
+    cdef uint32_t *hash
+    cdef uint8_t *used
+    cdef float *logp           # per slot, _GBT_NTYPES log-probabilities
+    cdef float prior[_GBT_NTYPES]
+    cdef Py_ssize_t mask
+    cdef readonly Py_ssize_t size
+
+    def __cinit__(self, object hashes, object logp, object prior):
+        h = np.ascontiguousarray(hashes, dtype=np.uint32)
+        lp = np.ascontiguousarray(logp, dtype=np.float32)
+        pr = np.ascontiguousarray(prior, dtype=np.float32)
+        if h.ndim != 1 or lp.ndim != 2 or lp.shape[0] != h.shape[0] or lp.shape[1] != _GBT_NTYPES \
+                or pr.shape != (_GBT_NTYPES,):
+            raise ValueError(f"PageTypeWords: hashes (V,), logp (V, {_GBT_NTYPES}), prior ({_GBT_NTYPES},)")
+        if len(np.unique(h)) != h.shape[0]:
+            raise ValueError("PageTypeWords: a word's hash appears twice")
+        cdef Py_ssize_t V = h.shape[0], size = 16, i, k, slot
+        while size < 2 * V + 2:
+            size <<= 1
+        self.mask = size - 1
+        self.size = V
+        self.hash = <uint32_t *>calloc(size, sizeof(uint32_t))
+        self.used = <uint8_t *>calloc(size, 1)
+        self.logp = <float *>calloc(size * _GBT_NTYPES, sizeof(float))
+        if self.hash == NULL or self.used == NULL or self.logp == NULL:
+            raise MemoryError()
+        cdef const uint32_t *hp = <const uint32_t *>cnp.PyArray_DATA(h)
+        cdef const float *lpp = <const float *>cnp.PyArray_DATA(lp)
+        cdef const float *pp = <const float *>cnp.PyArray_DATA(pr)
+        for k in range(_GBT_NTYPES):
+            self.prior[k] = pp[k]
+        for i in range(V):
+            slot = hp[i] & self.mask
+            while self.used[slot]:
+                slot = (slot + 1) & self.mask
+            self.used[slot] = 1
+            self.hash[slot] = hp[i]
+            for k in range(_GBT_NTYPES):
+                self.logp[slot * _GBT_NTYPES + k] = lpp[i * _GBT_NTYPES + k]
+
+    def __dealloc__(self):
+        free(self.hash)
+        free(self.used)
+        free(self.logp)
+
+    cdef void columns(self, const uint32_t *words, Py_ssize_t n, float *x) noexcept nogil:
+        """The word columns (see the class) of the words[0..n) into x[0.._GBT_NTYPES)."""
+        cdef double z[_GBT_NTYPES]
+        cdef double mean = 0
+        cdef Py_ssize_t i, k, slot
+        for k in range(_GBT_NTYPES):
+            z[k] = self.prior[k]
+        for i in range(n):
+            slot = words[i] & self.mask
+            while self.used[slot]:
+                if self.hash[slot] == words[i]:
+                    for k in range(_GBT_NTYPES):
+                        z[k] += self.logp[slot * _GBT_NTYPES + k]
+                    break
+                slot = (slot + 1) & self.mask
+        for k in range(_GBT_NTYPES):
+            mean += z[k]
+        mean /= _GBT_NTYPES
+        for k in range(_GBT_NTYPES):
+            x[k] = <float>(z[k] - mean)
+
+    def scores(self, object words):
+        """The word columns (float32, one per page type) of a page's words (`page_type_words`)."""
+        w = np.ascontiguousarray(words, dtype=np.uint32)
+        out = np.empty(_GBT_NTYPES, dtype=np.float32)
+        self.columns(<const uint32_t *>cnp.PyArray_DATA(w), w.shape[0], <float *>cnp.PyArray_DATA(out))
+        return out
+
+
+cdef int _gbt_word_columns(Doc d, PageTypeWords words, float *x) except -1:
+    """The word columns of `d` into x[0.._GBT_NTYPES) (left as they are without a word model)."""
+    if words is None:
+        return 0
+    cdef _PwSet *t = <_PwSet *>malloc(sizeof(_PwSet))
+    if t == NULL:
+        raise MemoryError()
+    try:
+        _gbt_page_words(d, t)
+        words.columns(t.words, t.n, x)
+    finally:
+        free(t)
+    return 0
+
+
+cdef object _gbt_page_type_probs(Doc d, object page_arr, tuple models, PageTypeWords words):
     """The page-type probabilities of `d` (float32, one per class ensemble of `models`) from its
-    page row `page_arr` (float32, GBT_NPAGE), as ``gbt_softmax(models, page_type_row(d,
-    page_arr))`` gives them, the row made in a scratch buffer; kept in ``d.cache["page_type"]``
+    page row `page_arr` (float32, GBT_NPAGE) and word model `words`, as ``gbt_softmax(models,
+    page_type_row(d, page_arr, words))`` gives them, the row made in a scratch buffer; kept in ``d.cache["page_type"]``
     as PageTypeModel's hook keeps them (Extraction.page_type reads them)."""
     cdef Py_ssize_t w = _gbt_page_type_width()
     cdef float *x = <float *>calloc(w + 1, sizeof(float))
     if x == NULL:
         raise MemoryError()
     try:
-        _gbt_page_type_fill(d, <const float *>cnp.PyArray_DATA(page_arr), x)
+        _gbt_page_type_fill(d, <const float *>cnp.PyArray_DATA(page_arr), x, words)
         out = np.empty(len(models), dtype=np.float32)
         _gbt_softmax_into(models, x, w, <float *>cnp.PyArray_DATA(out))
     finally:
@@ -912,10 +1118,12 @@ cdef object _gbt_page_type_probs(Doc d, object page_arr, tuple models):
 
 cdef object _gbt_page_types(Doc d, object page_arr, object page_types):
     """The page-type probabilities of `d` for default_keep: `page_types` is a PageTypeModel's
-    class ensembles (a tuple: computed here, `_gbt_page_type_probs`) or a hook
-    ``page_types(doc, page_row)``."""
+    compiled form, the pair (class ensembles, word model) (a tuple: computed here,
+    `_gbt_page_type_probs`), or a hook ``page_types(doc, page_row)``."""
     if type(page_types) is tuple:
-        return _gbt_page_type_probs(d, page_arr, <tuple>page_types)
+        if len(<tuple>page_types) != 2 or type(page_types[0]) is not tuple:
+            raise ValueError("page_types: a pair (class ensembles, word model) or a hook")
+        return _gbt_page_type_probs(d, page_arr, <tuple>page_types[0], page_types[1])
     return page_types(d, page_arr)
 
 
@@ -2424,8 +2632,9 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
                  double rel_best=0.0, double rel_share=0.0, int rel_types=-1):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
-    probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's class
-    ensembles, a tuple of `gbt_model`: the probabilities of `gbt_softmax` over `page_type_row`,
+    probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's compiled
+    form, the pair (class ensembles, a tuple of `gbt_model`; its `PageTypeWords` or None): the
+    probabilities of `gbt_softmax` over `page_type_row`,
     computed here and kept in ``doc.cache["page_type"]``), the ensemble's log-odds (early
     exit at both cuts), nothing when no unit reaches `page_cut` (a page
     without main content), else the units at or above `cut` (CETD's

@@ -21,7 +21,16 @@ images inside links, list items, the repeated groups' link share and item
 size) followed by ``URL_FEATURE_NAMES`` (path depth and length, digits, a
 year, and words of the path that name a page type), the schema.org types,
 og:type, words of the text and title that name one and the title's tokens and
-separators, all built by one compiled call (``_core.page_type_row``).
+separators, and the scores of a learned word model, all built by one compiled call
+(``_core.page_type_row``).
+
+Word model (``WORD_FEATURE_NAMES``): a multinomial Naive Bayes model over the
+page's distinct words of the title, of the URL's path and query and of its
+h1/h2 headings, each place hashed apart (``_core.page_type_words``); its
+vocabulary and log-probabilities are learned on the training pages
+(``benchmarks/train.py``, the words of at least 3 of them) and stored in the
+model file beside the trees.  Its per-type scores, centred, are the page-type
+row's last columns; the trees learn from out-of-fold scores.
 
 Model: a gradient-boosted multiclass ensemble (LightGBM softmax, trained by
 ``benchmarks/train.py`` on wcxb-dev's training domains), stored as one
@@ -40,7 +49,7 @@ from ...errors import ModelError
 
 PAGE_TYPES = tuple(_core.PAGE_TYPES)
 MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "page_type_model.npz"
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 
 # words of a URL path or query, or of the title, that name a page type (tokens as _core tokenizes text)
 _URL_WORDS = {
@@ -76,13 +85,15 @@ SCHEMA_FEATURE_NAMES = tuple(f"ld_{k}" for k in _SCHEMA_TYPES) + ("ld_other", "o
 _WORD_GROUPS = tuple(g for g, _ in _core.PAGE_TYPE_WORDS)
 TEXT_FEATURE_NAMES = tuple(f"txt_{g}" for g in _WORD_GROUPS) + tuple(f"txt_{g}_n" for g in _WORD_GROUPS) \
     + tuple(f"title_{k}" for k in _URL_WORDS) + ("title_tokens", "title_seps")
+# the word model's score per page type minus their mean (see the module docstring)
+WORD_FEATURE_NAMES = tuple(f"words_{t}" for t in PAGE_TYPES)
 FEATURE_NAMES = tuple(_core.PAGE_FEATURE_NAMES) + URL_FEATURE_NAMES + SCHEMA_FEATURE_NAMES \
-    + TEXT_FEATURE_NAMES
+    + TEXT_FEATURE_NAMES + WORD_FEATURE_NAMES
 _core.page_type_tables(tuple(_URL_WORDS.values()), tuple(_SCHEMA_TYPES.values()))
 _CACHE: dict = {}
 
 
-def page_row(doc, row) -> np.ndarray:
+def page_row(doc, row, words=None) -> np.ndarray:
     """The page-type model's input for `doc` (FEATURE_NAMES, float32), in one compiled call
     (``_core.page_type_row``): its page row from ``_core.default_features``, then its URL
     columns (path depth and length, digit share, a year, the site's root, and per page type
@@ -91,8 +102,9 @@ def page_row(doc, row) -> np.ndarray:
     naming none, whether og:type says article, product or website) and text columns (per
     ``PAGE_TYPE_WORDS`` group its words per thousand tokens of the text and log(1 + their
     count); whether a title token is one of the page type's URL words; the title's tokens and
-    separators)."""
-    return _core.page_type_row(doc, row)
+    separators) and the word columns (the scores of the word model `words`, a
+    ``_core.PageTypeWords``, centred; zeros without one)."""
+    return _core.page_type_row(doc, row, words)
 
 
 REGENERATE = "regenerate it with `python benchmarks/train.py`"
@@ -122,7 +134,9 @@ def read_model_file(path: "str | Path", what: str, names, version: int, upgrade=
 class PageTypeModel:
     """One complete-tree ensemble per page type (see the module docstring)."""
 
-    def __init__(self, depth, feat, thr, leaf):
+    def __init__(self, depth, feat, thr, leaf, words=None):
+        """`words`: the word model's arrays (hashes uint32 (V,), log-probabilities (V, types),
+        priors (types,)), or None (its columns are then 0)."""
         self.depth = int(depth)
         self.feat = np.ascontiguousarray(feat, dtype=np.int32)      # (classes, trees, 2^depth - 1)
         self.thr = np.ascontiguousarray(thr, dtype=np.float32)
@@ -136,12 +150,30 @@ class PageTypeModel:
                                 for k in range(len(PAGE_TYPES)))
         except ValueError as exc:
             raise ModelError(f"malformed page-type tree arrays: {exc}") from exc
+        self.words = None if words is None else tuple(np.asarray(a) for a in words)
+        try:
+            self._words = None if words is None else _core.PageTypeWords(*self.words)
+        except ValueError as exc:
+            raise ModelError(f"malformed page-type word model: {exc}") from exc
 
     @property
     def class_ensembles(self) -> tuple:
         """One compiled ensemble (``_core.gbt_model``) per page type, PAGE_TYPES order: what
         ``_core.default_keep`` takes to compute the probabilities itself (as ``__call__`` does)."""
         return self._trees
+
+    @property
+    def compiled(self) -> tuple:
+        """(class_ensembles, the compiled word model or None): what ``_core.default_keep`` takes
+        to compute the probabilities itself (as ``__call__`` does)."""
+        return self._trees, self._words
+
+    def word_columns(self, words) -> np.ndarray:
+        """The word columns (WORD_FEATURE_NAMES, float32) of a page's words
+        (``_core.page_type_words``); zeros without a word model."""
+        if self._words is None:
+            return np.zeros(len(PAGE_TYPES), dtype=np.float32)
+        return self._words.scores(words)
 
     def probabilities(self, X: np.ndarray) -> np.ndarray:
         """The softmax of the class scores (``_core.gbt_softmax``), float32 (pages x types), of
@@ -153,28 +185,37 @@ class PageTypeModel:
     def __call__(self, doc, row) -> np.ndarray:
         """The page-type probabilities of `doc` from its page row (``_core.default_keep``'s
         `page_types` hook, `row` its page row); kept in ``doc.cache["page_type"]`` for Extraction.page_type."""
-        p = _core.gbt_softmax(self._trees, page_row(doc, row))
+        p = _core.gbt_softmax(self._trees, page_row(doc, row, self._words))
         doc.cache["page_type"] = p
         return p
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "PageTypeModel":
-        a = read_model_file(path, "page-type model", ("depth", "feat", "thr", "leaf", "feature_names", "types"),
+        a = read_model_file(path, "page-type model", ("depth", "feat", "thr", "leaf", "feature_names", "types",
+                                                      "word_hash", "word_logp", "word_prior"),
                             MODEL_VERSION)
         if tuple(str(s) for s in a["feature_names"]) != FEATURE_NAMES \
                 or tuple(str(s) for s in a["types"]) != PAGE_TYPES:
             raise ModelError(f"{path} was trained on other page features or types than this build has; "
                              + REGENERATE)
-        return cls(a["depth"], a["feat"], a["thr"], a["leaf"])
+        words = (a["word_hash"], a["word_logp"].astype(np.float32), a["word_prior"]) if a["word_hash"].size else None
+        return cls(a["depth"], a["feat"], a["thr"], a["leaf"], words)
 
     def save(self, path: "str | Path") -> None:
+        """The trees and the word model (its log-probabilities as float16) into a numpy .npz."""
+        k = len(PAGE_TYPES)
+        wh, wl, wp = self.words if self.words is not None else \
+            (np.zeros(0, np.uint32), np.zeros((0, k), np.float32), np.zeros(k, np.float32))
         with open(path, "wb") as fh:
             np.savez_compressed(fh, depth=np.int32(self.depth), feat=self.feat, thr=self.thr, leaf=self.leaf,
+                                word_hash=np.asarray(wh, np.uint32), word_logp=np.asarray(wl, np.float16),
+                                word_prior=np.asarray(wp, np.float32),
                                 feature_names=np.array(FEATURE_NAMES), types=np.array(PAGE_TYPES),
                                 version=np.int32(MODEL_VERSION))
 
     def __repr__(self):
-        return f"<PageTypeModel types={len(PAGE_TYPES)} trees={self.feat.shape[1]} depth={self.depth}>"
+        return (f"<PageTypeModel types={len(PAGE_TYPES)} trees={self.feat.shape[1]} depth={self.depth} "
+                f"words={self._words.size if self._words is not None else 0}>")
 
 
 def shipped() -> PageTypeModel:

@@ -176,3 +176,64 @@ def test_cetd_fallback_only_for_the_models_own_thresholds():
     # page with content empty
     assert fastx.extract(ARTICLE, threshold=1.0).text == ""
     assert fastx.extract(ARTICLE).text.strip()
+
+
+def _fnv_word(word: str, namespace: int) -> int:
+    """A lower-case ASCII word's hash in a word-model namespace, as _core computes it: 32-bit
+    FNV-1a of its bytes, then one FNV step of the namespace (1 title, 2 URL, 3 heading)."""
+    h = 2166136261
+    for c in word.encode() + bytes([namespace]):
+        h = ((h ^ c) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+WORDS_PAGE = (b"<html><head><title>Pricing plans</title></head><body><h1>Pricing <b>plans</b></h1>"
+              b"<h2>Enterprise</h2><h3>Footnote</h3><p>Body words pricing only</p></body></html>")
+
+
+def test_page_type_words_hash_the_title_url_and_headings_apart():
+    doc = fastx.parse(WORDS_PAGE, url="https://example.com/pricing/teams?ref=nav#top")
+    words = _core.page_type_words(doc)
+    assert words.dtype == np.uint32 and len(set(words.tolist())) == len(words)     # distinct
+    expected = {_fnv_word("pricing", 1), _fnv_word("plans", 1),                    # the title
+                _fnv_word("pricing", 2), _fnv_word("teams", 2), _fnv_word("ref", 2), _fnv_word("nav", 2),
+                _fnv_word("pricing", 3), _fnv_word("plans", 3), _fnv_word("enterprise", 3)}
+    assert set(words.tolist()) == expected          # not the h3, the body, the host or the fragment
+    assert len(_core.page_type_words(fastx.parse(b"<p>just text</p>"))) == 0
+
+
+def test_word_model_columns_are_the_centred_naive_bayes_scores():
+    doc = fastx.parse(WORDS_PAGE, url="https://example.com/pricing/teams")
+    k = len(ptm.PAGE_TYPES)
+    rng = np.random.default_rng(3)
+    hashes = np.array([_fnv_word("pricing", 1), _fnv_word("enterprise", 3), _fnv_word("absent", 1)], np.uint32)
+    logp = -rng.random((3, k)).astype(np.float32) * 5
+    prior = np.log(np.full(k, 1 / k, np.float32))
+    words = _core.PageTypeWords(hashes, logp, prior)
+    z = prior + logp[0] + logp[1]                       # the page has the first two words
+    assert np.allclose(words.scores(_core.page_type_words(doc)), z - z.mean(), atol=1e-5)
+    row = _core.default_features(doc)[3]
+    assert np.allclose(ptm.page_row(doc, row, words)[-k:], z - z.mean(), atol=1e-5)
+    assert not ptm.page_row(doc, row)[-k:].any()        # no word model: zeros
+    assert list(ptm.FEATURE_NAMES[-k:]) == [f"words_{t}" for t in ptm.PAGE_TYPES]
+    with pytest.raises(ValueError):
+        _core.PageTypeWords(hashes[[0, 0]], logp[:2], prior)        # a hash twice
+    with pytest.raises(ValueError):
+        _core.PageTypeWords(hashes, logp[:, :3], prior)
+
+
+def test_page_type_model_uses_its_word_model_and_keeps_it_in_the_file(tmp_path):
+    model = ptm.shipped()
+    assert model.words is not None and model.compiled[1] is not None
+    doc = fastx.parse(WORDS_PAGE, url="https://example.com/pricing/teams")
+    row = _core.default_features(doc)[3]
+    x = ptm.page_row(doc, row, model.compiled[1])
+    assert np.allclose(x[-len(ptm.PAGE_TYPES):], model.word_columns(_core.page_type_words(doc)))
+    assert np.allclose(model(doc, row), _core.gbt_softmax(model.class_ensembles, x), atol=1e-6)
+    # default_keep computes the same probabilities from the compiled pair
+    d2 = fastx.parse(WORDS_PAGE, url="https://example.com/pricing/teams")
+    dm.default(d2)
+    assert np.allclose(d2.cache["page_type"], model(doc, row), atol=1e-6)
+    model.save(tmp_path / "pt.npz")
+    again = ptm.PageTypeModel.load(tmp_path / "pt.npz")
+    assert all(np.array_equal(a, b) for a, b in zip(again.words, model.words))
