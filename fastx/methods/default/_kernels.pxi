@@ -913,7 +913,8 @@ cdef enum:
     _PW_URL = 2
     _PW_HEADING = 3
 
-cdef int32_t _gbt_h1_id = -1, _gbt_h2_id = -1     # the tag ids of h1 and h2 (_gbt_page_words_init)
+# the tag ids of h1 and h2 (set by _gbt_page_words on its first call)
+cdef int32_t _gbt_h1_id = -1, _gbt_h2_id = -1
 
 
 cdef struct _PwSet:
