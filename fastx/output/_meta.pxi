@@ -526,7 +526,7 @@ def meta_scan(Doc doc):
     cdef fx_attr *a
     cdef int role
     cdef int order = 0, h1_at = -1, n_items = 0, n_hints = 0, n_texts = 0, n_times = 0, n_h1 = 0
-    cdef int n_years = 0, n_h1_text = 0, n_h2 = 0, k2
+    cdef int n_years = 0, n_h1_text = 0, n_h2 = 0, k2, hrole
     cdef Py_ssize_t h2_at[_META_MAX_H2]
     cdef int h2_order[_META_MAX_H2]
     cdef uint16_t fl, want = NF_ITEMPROP | NF_HINT_ATTR
@@ -539,7 +539,8 @@ def meta_scan(Doc doc):
     for i in range(n):
         if docv.kind[i] == 1:
             order += 1
-            if _meta_tag_role(<uintptr_t>docv.tag[i]) == _META_T_H1 and i > start and n_h1 < _META_MAX_H1:
+            hrole = _meta_tag_role(<uintptr_t>docv.tag[i])
+            if hrole == _META_T_H1 and i > start and n_h1 < _META_MAX_H1:
                 if h1_at < 0:
                     h1_at = order
                 out.append((6, "", _meta_doc_text(doc, i, _META_TEXT_MAX), order))
@@ -548,8 +549,7 @@ def meta_scan(Doc doc):
                     n_h1_text += 1
                 if n_h1 >= _META_MAX_H1:
                     break
-            elif n_h2 < _META_MAX_H2 and i > start and docv.chars[i] > 0 and\
-                    _meta_tag_role(<uintptr_t>docv.tag[i]) == _META_T_H2:
+            elif hrole == _META_T_H2 and n_h2 < _META_MAX_H2 and i > start and docv.chars[i] > 0:
                 h2_at[n_h2] = i
                 h2_order[n_h2] = order
                 n_h2 += 1
@@ -2162,14 +2162,13 @@ def _meta_abs(u, ref):
 
 
 def _meta_dayfirst(tag):
-    """Whether a page in language `tag` (its markup's, e.g. "de-DE", "en_US") writes numeric
-    dates day first (06.01.2008, 06/01/2008: 6 January): every language but English does (and
-    the CJK languages write the year first, which meta_parse_date reads unambiguously); an
-    English or untagged page is read month first, as its ambiguous dates are on the web."""
-    if not tag:
-        return False
-    t = tag.strip().lower()
-    return len(t) >= 2 and t[:2].isalpha() and not t.startswith("en") and t[2:3] in ("", "-", "_")
+    """Whether a page in language `tag` (its markup's, e.g. "de-DE", "en_US": _meta_bcp47) writes
+    numeric dates day first (06.01.2008, 06/01/2008: 6 January): every language but English
+    does (and the CJK languages write the year first, which meta_parse_date reads
+    unambiguously); an English, untagged or unreadably tagged page is read month first, as its
+    ambiguous dates are on the web."""
+    t = _meta_bcp47(tag)
+    return t is not None and t[2:3] in ("", "-") and not t.startswith("en")
 
 
 _META_BCP47 = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d{3}))?(?:-[A-Za-z0-9]{1,8})*")

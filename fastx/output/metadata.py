@@ -59,8 +59,9 @@ class Metadata:
 
 # A date in a text as ISO 8601 YYYY-MM-DD, or None: ISO 8601 and its slash/dot variants,
 # "September 4, 2025", "4 Sept. 2025", "2023 Jan 7", 2025年9月4日, numeric D/M/Y or M/D/Y (month
-# first unless `dayfirst`, the separators are dots or a part exceeds 12), compact 20250904; relative dates and years before
-# 1995 or after next year give None (_meta.pxi)
+# first unless `dayfirst` or a part exceeds 12), compact 20250904; relative dates and years before
+# 1995 or after next year give None (_meta.pxi); the metadata reads them day first on pages whose
+# language is not English
 parse_date = _core.meta_parse_date
 # a publication date in a URL path (/2025/09/04/, /2025-09-04-, /20250904/), or None
 url_date = _core.meta_url_date

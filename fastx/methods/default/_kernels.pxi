@@ -836,6 +836,18 @@ def page_type_row(Doc d, object page_row, PageTypeWords words=None):
     return out
 
 
+cdef bytes _gbt_title_bytes(Doc d):
+    """The Doc's title as UTF-8 bytes (lone surrogates kept), or None without one."""
+    return d.title.encode("utf-8", "surrogatepass") if d.title else None
+
+
+cdef bytes _gbt_url_bytes(Doc d):
+    """The Doc's URL as UTF-8 bytes (lone surrogates kept), or None without one."""
+    if not d.url:
+        return None
+    return d.url.encode("utf-8", "surrogatepass") if isinstance(d.url, str) else bytes(d.url)
+
+
 cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x, PageTypeWords words) except -1:
     """page_type_row's row of `d` into x (zeroed, _gbt_page_type_width() floats) from its page
     row (GBT_NPAGE floats) and the word model `words` (None: its columns stay 0)."""
@@ -843,12 +855,11 @@ cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x, PageTypeWor
     cdef Py_ssize_t nu = 5 + G, ns = S + 4, nt = 2 * _GBT_NTYPES + G + 2
     cdef Py_ssize_t u0 = GBT_NPAGE, s0 = u0 + nu, t0 = s0 + ns, k, j
     memcpy(x, page_row, GBT_NPAGE * sizeof(float))
-    cdef bytes b
+    cdef bytes title = _gbt_title_bytes(d), url = _gbt_url_bytes(d)
     cdef const unsigned char *bp
-    if d.url:
-        b = d.url.encode("utf-8", "surrogatepass") if isinstance(d.url, str) else bytes(d.url)
-        bp = b
-        _gbt_url_row(bp, len(b), x + u0, G)
+    if url is not None:
+        bp = url
+        _gbt_url_row(bp, len(url), x + u0, G)
     cdef list types = []
     cdef int32_t counts[_GBT_NTYPES]
     cdef Py_ssize_t tokens = 0
@@ -870,14 +881,13 @@ cdef int _gbt_page_type_fill(Doc d, const float *page_row, float *x, PageTypeWor
         x[t0 + k] = <float>(counts[k] * per)
         x[t0 + _GBT_NTYPES + k] = <float>log1p(counts[k])
     cdef uint8_t bits
-    if d.title:
-        b = d.title.encode("utf-8", "surrogatepass")
-        bp = b
-        bits = _gbt_url_words(bp, len(b))
+    if title is not None:
+        bp = title
+        bits = _gbt_url_words(bp, len(title))
         for k in range(G):
             x[t0 + 2 * _GBT_NTYPES + k] = (bits >> k) & 1
-        _gbt_title_shape(bp, len(b), x + t0 + 2 * _GBT_NTYPES + G)
-    _gbt_word_columns(d, words, x + t0 + nt)
+        _gbt_title_shape(bp, len(title), x + t0 + 2 * _GBT_NTYPES + G)
+    _gbt_word_columns(d, words, title, url, x + t0 + nt)
     return 0
 
 
@@ -942,27 +952,25 @@ cdef void _pw_add(_PwSet *t, const unsigned char *s, Py_ssize_t n, uint32_t ns) 
             t.n += 1
 
 
-cdef int _gbt_page_words(Doc d, _PwSet *t) except -1:
+cdef int _gbt_page_words(Doc d, _PwSet *t, bytes title, bytes url) except -1:
     """The page's words for the word model into `t` (cleared first): the tokens of the title
     (_PW_TITLE), of the URL's path and query (_PW_URL) and of the text of the first
     _GBT_PW_HEADINGS h1 and h2 elements, their first _GBT_PW_HEADING_BYTES bytes (_PW_HEADING):
-    a C loop over the title's and the URL's bytes, the nodes' tags and the Doc's text buffer."""
+    a C loop over the title's and the URL's bytes (`title`, `url`: _gbt_title_bytes and
+    _gbt_url_bytes of `d`, None without one), the nodes' tags and the Doc's text buffer."""
     global _gbt_h1_id, _gbt_h2_id
     if _gbt_h1_id < 0:
         _gbt_h1_id = TAG_IDS["h1"]
         _gbt_h2_id = TAG_IDS["h2"]
     memset(t.used, 0, _GBT_PW_SEEN)
     t.n = 0
-    cdef bytes b
     cdef const unsigned char *bp
     cdef Py_ssize_t ps, pe, qs, qe
-    if d.title:
-        b = d.title.encode("utf-8", "surrogatepass")
-        _pw_add(t, b, len(b), _PW_TITLE)
-    if d.url:
-        b = d.url.encode("utf-8", "surrogatepass") if isinstance(d.url, str) else bytes(d.url)
-        bp = b
-        _gbt_url_parts(bp, len(b), &ps, &pe, &qs, &qe)
+    if title is not None:
+        _pw_add(t, title, len(title), _PW_TITLE)
+    if url is not None:
+        bp = url
+        _gbt_url_parts(bp, len(url), &ps, &pe, &qs, &qe)
         _pw_add(t, bp + ps, pe - ps, _PW_URL)
         _pw_add(t, bp + qs, qe - qs, _PW_URL)
     cdef DocView dv = d.view
@@ -995,7 +1003,7 @@ def page_type_words(Doc d):
     if t == NULL:
         raise MemoryError()
     try:
-        _gbt_page_words(d, t)
+        _gbt_page_words(d, t, _gbt_title_bytes(d), _gbt_url_bytes(d))
         out = np.empty(t.n, dtype=np.uint32)
         if t.n:
             memcpy(cnp.PyArray_DATA(out), t.words, t.n * sizeof(uint32_t))
@@ -1083,15 +1091,16 @@ cdef class PageTypeWords:
         return out
 
 
-cdef int _gbt_word_columns(Doc d, PageTypeWords words, float *x) except -1:
-    """The word columns of `d` into x[0.._GBT_NTYPES) (left as they are without a word model)."""
+cdef int _gbt_word_columns(Doc d, PageTypeWords words, bytes title, bytes url, float *x) except -1:
+    """The word columns of `d` (`title`, `url`: as _gbt_page_words reads them) into
+    x[0.._GBT_NTYPES) (left as they are without a word model)."""
     if words is None:
         return 0
     cdef _PwSet *t = <_PwSet *>malloc(sizeof(_PwSet))
     if t == NULL:
         raise MemoryError()
     try:
-        _gbt_page_words(d, t)
+        _gbt_page_words(d, t, title, url)
         words.columns(t.words, t.n, x)
     finally:
         free(t)
