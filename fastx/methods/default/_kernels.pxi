@@ -280,6 +280,38 @@ cdef uint16_t _gbt_value_groups(fx_attr *a) noexcept nogil:
     return bits
 
 
+DEF _GBT_VG_SLOTS = 256      # class/id values remembered by _gbt_value_groups_cached
+
+
+cdef struct _GbtVgCache:
+    # the word groups of recent class/id values, direct-mapped by the value's hash: a value and
+    # its groups, the value's bytes being lexbor's (alive while the Doc's tree is)
+    const unsigned char *s[_GBT_VG_SLOTS]
+    size_t n[_GBT_VG_SLOTS]
+    uint16_t bits[_GBT_VG_SLOTS]
+
+
+cdef uint16_t _gbt_value_groups_cached(fx_attr *a, _GbtVgCache *c) noexcept nogil:
+    """_gbt_value_groups(a), the groups of a value met before taken from `c` (the same bytes,
+    compared in full: exact).  A page's class values repeat (every item of a list, every
+    paragraph of a template): one pass over the bytes for its hash instead of a table lookup
+    per prefix of every token.  `c.s` must start all NULL."""
+    cdef const unsigned char *s
+    cdef size_t n
+    cdef uint32_t slot
+    if a == NULL or a.value == NULL or a.value.data == NULL:
+        return 0
+    s = a.value.data
+    n = a.value.length
+    slot = _fnv1a(s, n if n < 256 else 256) & (_GBT_VG_SLOTS - 1)
+    if c.s[slot] != NULL and c.n[slot] == n and memcmp(c.s[slot], s, n) == 0:
+        return c.bits[slot]
+    c.s[slot] = s
+    c.n[slot] = n
+    c.bits[slot] = _gbt_value_groups(a)
+    return c.bits[slot]
+
+
 cdef uint16_t _gbt_attr_sem(fx_node *node) noexcept nogil:
     """Semantic bits from attributes: role=main/article/navigation/complementary/
     contentinfo/banner and itemprop=articleBody/text (schema.org)."""
@@ -1279,11 +1311,9 @@ cdef int32_t _gbt_rep_row(float *x, Py_ssize_t b, const int32_t *parent, const i
     return g.slots[sl].cnt
 
 
-# bytes the page row counts: 1 digit, 2 '$', 3 '?', 4 and 5 the lead bytes of £ ¥ and € ₹
-cdef uint8_t _gbt_byte_kind[256]
-for _c in range(256):
-    _gbt_byte_kind[_c] = 1 if 48 <= _c <= 57 else 2 if _c == 36 else 3 if _c == 63 else \
-        4 if _c == 0xC2 else 5 if _c == 0xE2 else 0
+cdef extern from "page_bytes.h":
+    void fx_page_byte_counts(const unsigned char *s, size_t n, size_t *dig, size_t *cur,
+                             size_t *q) noexcept nogil
 
 
 cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, const int32_t *units,
@@ -1412,23 +1442,8 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
             mostlc = g.slots[i].lc
         if g.slots[i].chars >= 0.05 * bc:
             repgroups += 1
-    cdef Py_ssize_t ndig = 0, ncur = 0, nq = 0
-    cdef uint8_t kc
-    for i in range(blen):
-        kc = _gbt_byte_kind[buf[i]]
-        if kc == 0:
-            continue
-        if kc == 1:
-            ndig += 1
-        elif kc == 2:
-            ncur += 1                 # $
-        elif kc == 3:
-            nq += 1
-        elif kc == 4:
-            if i + 1 < blen and (buf[i + 1] == 0xA3 or buf[i + 1] == 0xA5):
-                ncur += 1             # £ ¥
-        elif i + 2 < blen and buf[i + 1] == 0x82 and (buf[i + 2] == 0xAC or buf[i + 2] == 0xB9):
-            ncur += 1                 # € ₹
+    cdef size_t ndig = 0, ncur = 0, nq = 0
+    fx_page_byte_counts(buf, <size_t>blen, &ndig, &ncur, &nq)
     digits = ndig
     cur = ncur
     quest = nq
@@ -1566,6 +1581,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef double *acc = <double *>calloc((ntext + 1) * 12, sizeof(double))
     cdef uint64_t *tbits = <uint64_t *>calloc((ntext + 1) * 2, sizeof(uint64_t))
     cdef _GbtSet *tset = <_GbtSet *>malloc(sizeof(_GbtSet))
+    cdef _GbtVgCache *vgc = <_GbtVgCache *>calloc(1, sizeof(_GbtVgCache))
     cdef _GbtGroups groups
     cdef double rep_cover = 0
     cdef float *X = NULL
@@ -1596,7 +1612,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     memset(&groups, 0, sizeof(_GbtGroups))
     try:
         if node_unit == NULL or sem == NULL or wbits == NULL or units == NULL or acc == NULL \
-                or tbits == NULL or tset == NULL:
+                or tbits == NULL or tset == NULL or vgc == NULL:
             raise MemoryError()
         with nogil:
             _gbt_set_build(tset, tb, tlen, db, dlen)
@@ -1618,8 +1634,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                 if dv.chars[i] > 0 and dv.flags[i] & NF_BLOCK and (<fx_element *>node).first_attr != NULL:
                     # only block elements holding text are units or their ancestors
                     own |= _gbt_attr_sem(node)
-                    wbits[i] = _gbt_value_groups((<fx_element *>node).attr_class) \
-                        | _gbt_value_groups((<fx_element *>node).attr_id)
+                    wbits[i] = _gbt_value_groups_cached((<fx_element *>node).attr_class, vgc) \
+                        | _gbt_value_groups_cached((<fx_element *>node).attr_id, vgc)
                 if own & _GS_MAIN and not (p >= 0 and sem[p] & _GS_MAIN):
                     main_c += dv.chars[i]           # the text inside the page's main landmarks
                 sem[i] = (sem[p] if p >= 0 else 0) | own
@@ -1770,6 +1786,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
         free(acc)
         free(tbits)
         free(tset)
+        free(vgc)
         free(dscratch)
         free(iscratch)
         free(ck_buf)
@@ -2028,6 +2045,7 @@ cdef struct _GbtMemo:
     double rep_z[_GBT_MEMO]
     int32_t rep_p[_GBT_MEMO]    # the row of xm a remembered row is still waiting for (-1: rep_z holds it)
     int nrep, last
+    Py_ssize_t rows_seen, hits  # rows looked up and found since the reset (_gbt_memo_ways)
 
 
 cdef int _gbt_memo_alloc(_GbtMemo *mm, Py_ssize_t nb, Py_ssize_t F) noexcept nogil:
@@ -2045,6 +2063,7 @@ cdef void _gbt_memo_reset(_GbtMemo *mm) noexcept nogil:
     cdef int k
     mm.nrep = 0
     mm.last = _GBT_MEMO - 1
+    mm.rows_seen = mm.hits = 0
     for k in range(_GBT_MEMO):
         mm.rep_p[k] = -1
 
@@ -2057,6 +2076,23 @@ cdef void _gbt_memo_free(_GbtMemo *mm) noexcept nogil:
     mm.xm = mm.rep = NULL
     mm.zm = NULL
     mm.src = NULL
+
+
+DEF _GBT_MEMO_TRIAL = 64      # rows looked up in every remembered walk before the hit rate counts
+
+
+cdef inline int _gbt_memo_ways(const _GbtMemo *mm) noexcept nogil:
+    """How many remembered walks a row is compared with: all of them while the page's rows
+    find one (a hit rate of 1 in 16 or more, or the first _GBT_MEMO_TRIAL rows), and for every
+    8th row; else the latest only.  A comparison that fails costs a few threshold bisections,
+    as much as a sixth of the walk it would save, and ordinary pages find a remembered walk
+    for 1 row in 50 (dragnet): they compare most rows once.  A page of repeated fragments
+    finds one for most rows and keeps every way; one whose repetition starts late, with a
+    period of 2 to 4 rows, finds it on the 8th rows, whose hits (1 in 8) bring every way
+    back.  Which rows find their walk changes the work, never a sum."""
+    if mm.rows_seen < _GBT_MEMO_TRIAL or 16 * mm.hits >= mm.rows_seen or (mm.rows_seen & 7) == 0:
+        return mm.nrep
+    return 1 if mm.nrep > 0 else 0
 
 
 cdef inline Py_ssize_t _gbt_bin(float v, const float *t, Py_ssize_t k) noexcept nogil:
@@ -2115,7 +2151,8 @@ cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int dep
     the trees only for rows whose walk is new.
 
     A row that answers every test of the ensemble as one of the last _GBT_MEMO distinct rows
-    (_gbt_same_walk: exact, not a hash) takes that row's sum; the others are gathered and
+    (_gbt_same_walk: exact, not a hash; only the latest one while the page's rows rarely find
+    theirs, _gbt_memo_ways) takes that row's sum; the others are gathered and
     walked together by _gbt_ensemble.  A page of one repeated fragment (20 MB of `<p>x`:
     345,000 units) has rows that differ only in their position, which few tests read, so the
     trees walk a handful of rows per block; on an ordinary page the comparison stops at the
@@ -2126,13 +2163,15 @@ cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int dep
     for u in range(m):
         x = X + u * F
         hit = -1
-        for k in range(mm.nrep):
+        for k in range(_gbt_memo_ways(mm)):
             s = (mm.last - k + _GBT_MEMO) % _GBT_MEMO
             y = mm.xm + mm.rep_p[s] * F if mm.rep_p[s] >= 0 else mm.rep + s * F
             if _gbt_same_walk(x, y, w, uo, us):
                 hit = s
                 break
+        mm.rows_seen += 1
         if hit >= 0:
+            mm.hits += 1
             mm.src[u] = mm.rep_p[hit]
             if mm.rep_p[hit] < 0:
                 out[u] = mm.rep_z[hit]
