@@ -206,7 +206,8 @@ def default_keep(d: Doc, model: _GbtModel, cut: float, page_cut: float, headline
                  type_cuts: Any = ..., fallback: bool = ...,
                  first: _GbtModel | None = ..., low_cut: float = ...,
                  starved_words: float = ..., rel_best: float = ...,
-                 rel_share: float = ..., rel_types: int = ...) -> npt.NDArray[np.uint8]: ...
+                 rel_share: float = ..., rel_types: int = ...,
+                 dup_words: float = ..., dup_types: int = ...) -> npt.NDArray[np.uint8]: ...
 def default_context(parent: Any, units: Any, X: Any, z: Any) -> npt.NDArray[np.float32]: ...
 
 # ---------------------------------------------------------------- methods/bayes/_kernels.pxi
