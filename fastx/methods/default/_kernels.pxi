@@ -2680,7 +2680,7 @@ cdef void _gbt_dedupe(uint8_t *ub, uint8_t take, Py_ssize_t n, Py_ssize_t m, con
         h[u] = FX_FNV64_OFFSET
     for i in range(n):
         u = unit_of[i]
-        if u < 0 or not (ub[u] & take) or dv.kind[i] != 3:        # KIND_TEXT
+        if u < 0 or not (ub[u] & take) or dv.kind[i] != LXB_TEXT:
             continue
         t = dv.text_buf + dv.text_off[i]
         nt = dv.text_len[i]

@@ -446,6 +446,38 @@ def test_an_unsure_listing_keeps_the_units_near_its_best():
     assert "Oak chair" not in doc.render_text(sure.keep(doc, page_types=Listing()))
 
 
+def test_a_repeated_unit_is_kept_once_on_product_forum_listing_and_service_pages():
+    # one tree: every unit is kept (p = 0.993); the description is in the HTML twice, as responsive
+    # themes ship a mobile and a desktop copy of it
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)
+    desc = "Soft merino wool socks with a cushioned sole and a reinforced heel for long walks."
+    page = ("<html><body><h1>Merino hiking socks</h1><div class=hidden-md-up><p>" + desc + "</p></div>"
+            "<p>Price: 18 euros</p><div class=hidden-md-down><p>" + desc.upper() + "</p></div>"
+            "<p>Ok</p><p>Ok</p></body></html>")
+    doc = fastx.parse(page)
+
+    def read_as(kind):
+        class Model:                                 # a page-type model that reads every page as `kind`
+            def __call__(self, d, row):
+                p = np.zeros(len(dm._page_type.PAGE_TYPES), dtype=np.float32)
+                p[dm._page_type.PAGE_TYPES.index(kind)] = 1.0
+                d.cache["page_type"] = p
+                return p
+        return Model()
+    assert dm.DUP_WORDS == 3 and set(dm.DUP_TYPES) == {"forum", "product", "listing", "service"}
+    for kind in dm.DUP_TYPES:
+        text = doc.render_text(keep_all.keep(doc, page_types=read_as(kind)))
+        assert text.lower().count("merino wool socks") == 1, kind      # the same words: case aside
+        assert "Price: 18 euros" in text
+        assert text.count("Ok") == 2                                      # under DUP_WORDS: both kept
+    for kind in ("article", "documentation", "collection"):              # they repeat text on purpose
+        text = doc.render_text(keep_all.keep(doc, page_types=read_as(kind)))
+        assert text.lower().count("merino wool socks") == 2, kind
+    # explicit thresholds are the caller's: every copy
+    assert doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=read_as("product"))).lower().count(
+        "merino wool socks") == 2
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
