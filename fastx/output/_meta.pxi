@@ -1987,6 +1987,8 @@ def meta_resolve(doc, url, cls):
     # ---- title
     raw_title = meta_clean(doc.title)
     md.title = _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host)
+    if md.title and _META_C1.search(md.title) is not None:
+        md.title = _meta_unmojibake(md.title)
     if not h1s and md.title:
         # no h1 with text: the headline the bylines and datelines are looked for around is the
         # h2 that holds the page's title (a forum's topic subject below a logo h1)
@@ -2408,6 +2410,24 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
 
 
 _META_TITLE_OVERLAP = 0.3
+# UTF-8 read as Latin-1 (a page that encoded its text twice: "itertools \xe2\x80\x94 Functions"):
+# C1 control characters, which no text holds, give it away; each lead and continuation
+# characters that are one UTF-8 sequence are put back ("—")
+_META_C1 = re.compile("[\x80-\x9f]")
+_META_MOJIBAKE = re.compile("[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _meta_unmojibake_one(m):
+    t = m.group()
+    try:
+        return t.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:
+        return t
+
+
+def _meta_unmojibake(s):
+    """`s` with its UTF-8 sequences read as Latin-1 decoded (on a text holding a C1 control)."""
+    return _META_MOJIBAKE.sub(_meta_unmojibake_one, s)
 # navigation words (as keys) that are no page's headline alone
 _META_NAV_WORDS = frozenset(("home", "homepage", "about", "aboutus", "products", "shop", "store", "blog",
                              "contact", "contactus", "index", "welcome", "startseite", "accueil", "inicio"))

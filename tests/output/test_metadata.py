@@ -307,6 +307,18 @@ def test_the_h1_is_read_as_a_reader_sees_it(h1, out):
     assert m.title == out and m.source["title"] == "h1"
 
 
+@pytest.mark.parametrize("title, out", [
+    ("itertools \xe2\x80\x94 Functions creating iterators\xc2\xb6", "itertools — Functions creating iterators¶"),
+    ("Caf\xc3\xa9 \xe2\x80\x93 Men\xc3\xbc", "Café – Menü"),
+    ("Caf\xc3\xa9 Men\xc3\xbc", "Caf\xc3\xa9 Men\xc3\xbc"),      # no C1 control: Latin-1 text as written
+    ("Ã la carte \x81 Menu", "Ã la carte \x81 Menu"),                 # no UTF-8 sequence to put back
+])
+def test_a_title_encoded_twice_is_put_back(title, out):
+    # the page's bytes hold its UTF-8 text encoded once more as if it were Latin-1
+    m = meta(f"<html><head><title>{title}</title></head><body><p>Text.</p></body></html>")
+    assert m.title == out
+
+
 def test_a_navigation_word_alone_is_not_the_title():
     head = ("<title>Home - Ohio Artisan Collective</title><meta property='og:title' content='Home - Ohio"
             " Artisan Collective'><meta property='og:site_name' content='Ohio Artisan Collective'>")
