@@ -198,6 +198,47 @@ cdef str _meta_doc_span_text(Doc d, Py_ssize_t i, Py_ssize_t end, size_t limit):
     return (<const char *>buf)[:k].decode("utf-8", "ignore")
 
 
+cdef str _meta_heading_text(Doc d, Py_ssize_t i):
+    """Text of the heading at Doc node i as a reader sees it: the pieces of inline elements
+    joined as they stand in the source ("Planning <span>C</span>ycle" -> "Planning Cycle",
+    "Staubsaugerzub<wbr>ehö" one word), a space where the source had whitespace or a block
+    element or <br> starts or ends between two pieces; at most _META_TEXT_MAX bytes from at
+    most _META_TEXT_NODES nodes (_meta_doc_text puts every text node on a line of its own)."""
+    cdef unsigned char buf[_META_TEXT_MAX + 8]
+    cdef int32_t blk[16]                # the ends of the block elements entered, innermost last
+    cdef int sp = 0, visits = 0
+    cdef size_t k = 0, take, limit = _META_TEXT_MAX
+    cdef DocView dv = d.view
+    cdef Py_ssize_t j = i + 1, end = dv.end[i]
+    cdef bint sep = False, ws_after = False
+    cdef uint16_t fl
+    while j < end and k < limit and visits < _META_TEXT_NODES:
+        visits += 1
+        while sp > 0 and blk[sp - 1] <= j:
+            sp -= 1
+            sep = True
+        fl = dv.flags[j]
+        if dv.kind[j] == 1:
+            if fl & (NF_BLOCK | NF_BR):
+                sep = True
+                if fl & NF_BLOCK and sp < 16:
+                    blk[sp] = dv.end[j]
+                    sp += 1
+        elif dv.kind[j] == 3 and dv.text_len[j] > 0:
+            take = <size_t>dv.text_len[j]
+            if k > 0 and (sep or ws_after or fl & NF_WS_BEFORE):
+                buf[k] = 32
+                k += 1
+            if take > limit - k:
+                take = limit - k
+            memcpy(buf + k, dv.text_buf + dv.text_off[j], take)
+            k += take
+            sep = False
+            ws_after = (fl & NF_WS_AFTER) != 0
+        j += 1
+    return (<const char *>buf)[:k].decode("utf-8", "ignore")
+
+
 # ---- lexbor's tree: <meta>, <link>, <base>, <html lang> and JSON-LD <script> wherever they are
 
 cdef str _meta_script_text(fx_node *node):
@@ -543,7 +584,7 @@ def meta_scan(Doc doc):
             if hrole == _META_T_H1 and i > start and n_h1 < _META_MAX_H1:
                 if h1_at < 0:
                     h1_at = order
-                out.append((6, "", _meta_doc_text(doc, i, _META_TEXT_MAX), order))
+                out.append((6, "", _meta_heading_text(doc, i), order))
                 n_h1 += 1
                 if docv.chars[i] > 0:
                     n_h1_text += 1
@@ -557,7 +598,7 @@ def meta_scan(Doc doc):
     # subject): the first h2s with text, for the resolver to find the one holding the title
     if n_h1_text == 0:
         for k2 in range(n_h2):
-            out.append((12, "", _meta_doc_text(doc, h2_at[k2], _META_TEXT_MAX), h2_order[k2]))
+            out.append((12, "", _meta_heading_text(doc, h2_at[k2]), h2_order[k2]))
     # the window: _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 past it. The
     # class/id/rel hints (bylines, datelines) are read up to _META_NEAR elements past the h1 (what
     # the resolver checks on every page); the rest only when the resolver asks (meta_scan_hints,
@@ -1345,8 +1386,11 @@ def _meta_site_keys(sitename, host):
     return frozenset(keys)
 
 
-@cython.wraparound(True)
-@cython.boundscheck(True)
+# the boilerplate a forum's software puts before the topic in <title> (phpBB 3: "Site • View topic -
+# Subject"), as keys: a first part that is one of them is dropped
+_META_TITLE_BOILERPLATE = frozenset(("viewtopic", "viewforum"))
+
+
 def meta_strip_site_suffix(title, sitename = None, host = None,
                       names = frozenset()):
     """<title> without the site name: " | Site", " - Site", " — Site", "Site | ..." .
@@ -1356,7 +1400,21 @@ def meta_strip_site_suffix(title, sitename = None, host = None,
     words whose initials are the host's name: "Occupational Safety and Health Administration"
     on osha.gov); from the end, so
     " - Section | Site" loses both when both are known); otherwise a short last part (at
-    most 4 words, the rest longer) is taken for the site name."""
+    most 4 words, the rest longer) is taken for the site name.  A forum software's "View topic"
+    (phpBB's "Site • View topic - Subject") before the subject goes too."""
+    t = _meta_strip_site(title, sitename, host, names)
+    cdef list parts
+    if len(t) > 10 and (t[0] == "V" or t[0] == "v") and t[1:5].lower() == "iew ":
+        parts = meta_title_split(t)
+        if len(parts) > 1 and meta_key(parts[0]) in _META_TITLE_BOILERPLATE:
+            return meta_clean(t[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
+    return t
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_strip_site(title, sitename, host, names):
+    """meta_strip_site_suffix without the forum boilerplate."""
     title = meta_clean(title)
     parts = meta_title_split(title)
     if len(parts) < 2:
@@ -1929,6 +1987,8 @@ def meta_resolve(doc, url, cls):
     # ---- title
     raw_title = meta_clean(doc.title)
     md.title = _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host)
+    if md.title and _META_C1.search(md.title) is not None:
+        md.title = _meta_unmojibake(md.title)
     if not h1s and md.title:
         # no h1 with text: the headline the bylines and datelines are looked for around is the
         # h2 that holds the page's title (a forum's topic subject below a logo h1)
@@ -2277,6 +2337,7 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
     seg_keys.discard("")
     tail_keys.discard("")
     found_site = set()
+    tail_h1 = None      # an h1 skipped as the last part of a candidate that does not name the site
     best = None
     wc = None           # the words of the most trusted candidate (once, for every h1)
     for h, _ in h1s[:4]:
@@ -2288,6 +2349,8 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
             return h
         if kh in site_keys or kh in tail_keys:
             found_site.add(kh)           # an h1 naming the site ("The Rust Programming Language")
+            if tail_h1 is None and kh not in site_keys:
+                tail_h1 = h
             continue
         if kh in seg_keys:          # "Flexbox" of "Flexbox - Learn web development | MDN"
             md.source["title"] = "h1"
@@ -2304,14 +2367,42 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
             if wc is None:
                 wc = _meta_words(cands[0][0])
             wh = _meta_words(h)
-            if wc and len(wc & wh) >= _META_TITLE_OVERLAP * len(wc) and len(wh) >= 2:
-                best = h
+            if not wc:
+                continue
+            if len(wh) >= 2:
+                # at least 30% of the candidate's words, or every word of the h1 in it ("Writing &
+                # Translation" of "Writing & Translation Services | Freelance Writers and Expert
+                # Translators") unless the h1 names the site
+                if len(wc & wh) >= _META_TITLE_OVERLAP * len(wc) or (
+                        wh <= wc and kh not in _meta_site_keys(site, host)):
+                    best = h
+            elif len(kh) >= 4 and wh <= wc and meta_key(cands[0][0]).startswith(kh):
+                best = h        # a one-word h1 that opens the candidate: "Headlamps" of "Headlamps for Camping, Hiking & Running"
     if best is not None:
         md.source["title"] = "h1"
         return best
     if cands:
         md.source["title"] = cands[0][1]
-        return meta_strip_site_suffix(cands[0][0], site, host, found_site) if found_site else cands[0][0]
+        r = meta_strip_site_suffix(cands[0][0], site, host, found_site) if found_site else cands[0][0]
+        if cands[0][1] == "title" and r != raw_title and len(meta_title_split(raw_title)) >= 3:
+            # "Topic / Forum / Site" (a <title> that no og:title or JSON-LD precedes): the site
+            # gone, a short section name (at most 3 words, no digit or comma) after a topic of
+            # at least 3 words goes too
+            parts = meta_title_split(r)
+            if len(parts) >= 2 and len(parts[-1].split()) <= 3 and len(parts[0].split()) >= 3 \
+                    and not any(ch.isdigit() or ch == "," for ch in parts[-1]):
+                r = meta_strip_site_suffix(r)
+        if meta_key(r) in _META_NAV_WORDS:
+            # a navigation word alone ("Home", "About", "Shop") is not the page's headline: the h1
+            # skipped as the last part of a candidate ("Products - Air Purifiers - Brand" and
+            # h1 "Air Purifiers"), else the <title> whole ("Home - Ohio Artisan Collective")
+            if tail_h1 is not None:
+                md.source["title"] = "h1"
+                return tail_h1
+            if raw_title and meta_key(raw_title) not in _META_NAV_WORDS:
+                md.source["title"] = "title"
+                return raw_title
+        return r
     if h1s:
         md.source["title"] = "h1"
         return h1s[0][0]
@@ -2319,6 +2410,27 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
 
 
 _META_TITLE_OVERLAP = 0.3
+# UTF-8 read as Latin-1 (a page that encoded its text twice: "itertools \xe2\x80\x94 Functions"):
+# C1 control characters, which no text holds, give it away; each lead and continuation
+# characters that are one UTF-8 sequence are put back ("—")
+_META_C1 = re.compile("[\x80-\x9f]")
+_META_MOJIBAKE = re.compile("[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _meta_unmojibake_one(m):
+    t = m.group()
+    try:
+        return t.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:
+        return t
+
+
+def _meta_unmojibake(s):
+    """`s` with its UTF-8 sequences read as Latin-1 decoded (on a text holding a C1 control)."""
+    return _META_MOJIBAKE.sub(_meta_unmojibake_one, s)
+# navigation words (as keys) that are no page's headline alone
+_META_NAV_WORDS = frozenset(("home", "homepage", "about", "aboutus", "products", "shop", "store", "blog",
+                             "contact", "contactus", "index", "welcome", "startseite", "accueil", "inicio"))
 # elements between the headline and a dateline that may overrule the metadata's published date
 # (the scan reads the hints this far past the h1 on every page: _META_NEAR)
 _META_SHOWN_NEAR = _META_NEAR

@@ -284,9 +284,94 @@ def test_url_date():
      "Electrical - Overview"),                                        # the host's initials
     ("Overview | Office of Safety Health Administration Topics", None, "www.osha.gov",
      "Overview | Office of Safety Health Administration Topics"),     # "oshat": not the site
+    ("NationStates • View topic - 2025-26 Football Season: MLS is Back!", None, "forum.nationstates.net",
+     "2025-26 Football Season: MLS is Back!"),                        # phpBB's "View topic"
+    ("View from the top - Alpine Journal", None, None, "View from the top"),
 ])
 def test_strip_site_suffix(title, site, host, out):
     assert strip_site_suffix(title, site, host) == out
+
+
+@pytest.mark.parametrize("h1, out", [
+    ('How AI Can Cut Your Planning <span class="hand">C</span>ycle From Two Weeks',
+     "How AI Can Cut Your Planning Cycle From Two Weeks"),              # a drop capital
+    ("<span>Pro B402HW Staubsaugerzub<wbr>ehör</span>", "Pro B402HW Staubsaugerzubehör"),
+    ("Build fast.<br>Run any <em>code</em> fearlessly.", "Build fast. Run any code fearlessly."),
+    ("<div>Augustinus Bader</div><div>The Cream</div>", "Augustinus Bader The Cream"),
+    ("<a href='/'>Tom</a> <b>&amp;</b> Jerry", "Tom & Jerry"),
+])
+def test_the_h1_is_read_as_a_reader_sees_it(h1, out):
+    # the pieces of inline elements are joined as the source has them; a block or <br> between
+    # two pieces is a space
+    m = meta(f"<html><body><h1>{h1}</h1><p>Text.</p></body></html>")
+    assert m.title == out and m.source["title"] == "h1"
+
+
+@pytest.mark.parametrize("title, out", [
+    ("itertools \xe2\x80\x94 Functions creating iterators\xc2\xb6", "itertools — Functions creating iterators¶"),
+    ("Caf\xc3\xa9 \xe2\x80\x93 Men\xc3\xbc", "Café – Menü"),
+    ("Caf\xc3\xa9 Men\xc3\xbc", "Caf\xc3\xa9 Men\xc3\xbc"),      # no C1 control: Latin-1 text as written
+    ("Ã la carte \x81 Menu", "Ã la carte \x81 Menu"),                 # no UTF-8 sequence to put back
+])
+def test_a_title_encoded_twice_is_put_back(title, out):
+    # the page's bytes hold its UTF-8 text encoded once more as if it were Latin-1
+    m = meta(f"<html><head><title>{title}</title></head><body><p>Text.</p></body></html>")
+    assert m.title == out
+
+
+def test_a_navigation_word_alone_is_not_the_title():
+    head = ("<title>Home - Ohio Artisan Collective</title><meta property='og:title' content='Home - Ohio"
+            " Artisan Collective'><meta property='og:site_name' content='Ohio Artisan Collective'>")
+    m = meta(f"<html><head>{head}</head><body><h1>Support Small, Buy Artisan</h1></body></html>",
+             url="https://ohioartisancollective.com/")
+    assert m.title == "Home - Ohio Artisan Collective" and m.source["title"] == "title"
+    # the h1 taken for the last part of the title ("Products", then the h1 "Air Purifiers")
+    m = meta("<html><head><title>Products - Air Purifiers - Clorox Home Appliances</title></head>"
+             "<body><h1>Air Purifiers</h1></body></html>",
+             url="https://cloroxhomeappliances.com/products/air-purifiers/")
+    assert m.title == "Air Purifiers" and m.source["title"] == "h1"
+    # an h1 saying the word confirms it
+    m = meta("<html><head><title>About – Glossier</title></head><body><h1>About</h1></body></html>",
+             url="https://uk.glossier.com/pages/about")
+    assert m.title == "About"
+
+
+@pytest.mark.parametrize("title, out", [
+    ("What happened with Arch Linux ISO in 2024 / Arch Discussion / Arch Linux Forums",
+     "What happened with Arch Linux ISO in 2024"),                      # topic / forum / site
+    ("Hybrid Quantum And Classical Computing - Programming - Arch Linux Forums",
+     "Hybrid Quantum And Classical Computing"),
+    ("Best Movers in NYC 2025 | Top 19 Companies | Arch Linux Forums",
+     "Best Movers in NYC 2025 | Top 19 Companies"),                     # a number: no forum's name
+    ("Wired, Wireless | Smart Doorbells | Arch Linux Forums",
+     "Wired, Wireless | Smart Doorbells"),                              # a topic of 2 words
+])
+def test_a_forum_title_loses_its_section_with_the_site(title, out):
+    html = f"<html><head><title>{title}</title></head><body><h1>Arch Linux</h1></body></html>"
+    m = meta(html, url="https://bbs.archlinux.org/viewtopic.php?id=309936")
+    assert m.title == out and m.source["title"] == "title"
+    # after an og:title (the site's own metadata) the rule does not apply
+    og = f"<meta property='og:title' content='{title}'>"
+    assert meta(html.replace("<head>", "<head>" + og), url="https://bbs.archlinux.org/t").title \
+        == strip_site_suffix(title, None, "bbs.archlinux.org")
+
+
+_FIVERR = "Writing &amp; Translation Services | Freelance Writers and Expert Translators | Fiverr"
+_REI = "Headlamps for Camping, Hiking &amp; Running | REI Co-op"
+
+
+@pytest.mark.parametrize("og, site, h1, out", [
+    (_FIVERR, "Fiverr", "Writing &amp; Translation", "Writing & Translation"),   # every word in the candidate
+    (_FIVERR, "Fiverr", "Expert Writing Services", "Expert Writing Services"),
+    (_FIVERR, "Fiverr", "Translation Jobs", "Writing & Translation Services | Freelance Writers and Expert Translators"),
+    (_REI, "REI Co-op", "Headlamps", "Headlamps"),                    # one word opening the candidate
+    (_REI, "REI Co-op", "Hiking", "Headlamps for Camping, Hiking & Running"),    # a word inside it: not the title
+    (_REI, "REI Co-op", "Camping Trips", "Headlamps for Camping, Hiking & Running"),
+])
+def test_an_h1_made_of_the_candidates_words_is_the_title(og, site, h1, out):
+    html = (f"<html><head><meta property='og:title' content='{og}'><meta property='og:site_name' content='{site}'>"
+            f"</head><body><h1>{h1}</h1><p>Text.</p></body></html>")
+    assert meta(html, url="https://www.example.com/c/x").title == out
 
 
 def test_malformed_json_ld_is_tolerated():
