@@ -43,6 +43,7 @@ cdef enum:
     TP_BODY = 1024
     TP_PRE = 2048        # pre, textarea, listing, plaintext, xmp: text kept byte for byte
     TP_CELL = 4096       # td, th: cells of a table row (text output: one line per row)
+    TP_PAGE = 8192       # html, body, main, article: the page or its content, never a consent dialog
 
 # per-node flags (Doc.flags)
 cdef enum:
@@ -230,6 +231,71 @@ cdef inline bint _contains(const unsigned char *s, size_t n, const char *lit, si
     return False
 
 
+# The roots of consent dialogs (the cookie banners of consent-management platforms), by the
+# id/class words their vendors' scripts give them (OneTrust, Cookiebot, Quantcast Choice, Didomi,
+# Usercentrics, TrustArc, Complianz, CookieYes, Google Funding Choices, Sourcepoint, Osano,
+# iubenda, Termly, Borlabs, Axeptio, consentmanager, Evidon) and the names sites give their own
+# banners; lower case, matched anywhere in the value, case aside (_consent_dialog).  At most 64.
+CONSENT_MARKS = (
+    b"onetrust-", b"optanon", b"cookiebot", b"qc-cmp2", b"didomi-", b"usercentrics", b"truste-", b"truste_",
+    b"trustarc", b"cmplz-", b"cky-consent", b"cookie-law-info", b"fc-consent", b"sp_message_container",
+    b"osano-cm", b"iubenda-cs", b"termly-", b"borlabscookie", b"axeptio", b"cmpbox", b"cmpwrapper",
+    b"_evidon", b"cookie-banner", b"cookiebanner", b"cookie_banner", b"cookie-consent", b"cookieconsent",
+    b"cookie_consent", b"cookie-notice", b"cookie_notice", b"consent-banner", b"gdpr-banner",
+    b"gdpr-consent", b"gdpr-cookie", b"gdpr-modal", b"gdpr-notice")
+cdef const unsigned char *_consent_s[64]
+cdef size_t _consent_n[64]
+cdef uint64_t _consent_first[256]      # per byte (either case): the marks that start with it
+
+
+cdef void _consent_init():
+    cdef int k, c
+    for c in range(256):
+        _consent_first[c] = 0
+    for k in range(len(CONSENT_MARKS)):
+        _consent_s[k] = <const unsigned char *>(<bytes>CONSENT_MARKS[k])
+        _consent_n[k] = len(CONSENT_MARKS[k])
+        c = _consent_s[k][0]
+        _consent_first[c] |= (<uint64_t>1) << k
+        if 97 <= c <= 122:
+            _consent_first[c - 32] |= (<uint64_t>1) << k
+
+
+cdef bint _consent_dialog(fx_attr *a) noexcept nogil:
+    """Whether an id or class value names a consent dialog's root (CONSENT_MARKS anywhere in it,
+    case aside): one pass over the value, a mark compared only where a byte starts one."""
+    cdef const unsigned char *v
+    cdef size_t n, i, j, m
+    cdef uint64_t cand
+    cdef int k
+    cdef unsigned char c
+    if a.value == NULL or a.value.data == NULL or a.value.length < 5:
+        return False
+    v = a.value.data
+    n = a.value.length
+    for i in range(n):
+        cand = _consent_first[v[i]]
+        k = 0
+        while cand:
+            while not (cand >> k) & 1:
+                k += 1
+            cand &= cand - 1
+            m = _consent_n[k]
+            if i + m > n:
+                continue
+            j = 1
+            while j < m:
+                c = v[i + j]
+                if 65 <= c <= 90:
+                    c += 32
+                if c != _consent_s[k][j]:
+                    break
+                j += 1
+            if j == m:
+                return True
+    return False
+
+
 cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, uint16_t *meta) noexcept nogil:
     """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
     one pass over the element's attributes; `style_pre` set when the inline style says
@@ -239,6 +305,11 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
     of the other elements; NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
     <dropdown-item href=...>: a link a script follows) with an href (a standard element's href,
     Webflow's <div href="#">, is a leftover, not a link).
+
+    A consent dialog's root (an id or class naming it, _consent_dialog; never html, body, main or
+    article) counts as hidden: a cookie banner is what the page shows over its content, never
+    content (its policy text is the site's, not the page's), and the sites that save the page
+    save the dialog's markup with it (the platforms' scripts write it into the DOM).
 
     A `hidden` element whose id is "S:<n>" is a completed React streaming segment
     (React 18 server rendering: the inline $RC script moves it into its
@@ -257,6 +328,9 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
             if (n == 2 and memcmp(s, b"id", 2) == 0 and a.value != NULL and a.value.length >= 3
                     and a.value.data[0] == 83 and a.value.data[1] == 58):      # "S:"
                 segment = True
+            if ((n == 2 and memcmp(s, b"id", 2) == 0) or (n == 5 and memcmp(s, b"class", 5) == 0)) \
+                    and not props & TP_PAGE and _consent_dialog(a):
+                return True
             if custom and n == 4 and memcmp(s, b"href", 4) == 0:
                 meta[0] |= NF_LINK | NF_IN_LINK
             if n == 8 and memcmp(s, b"itemprop", 8) == 0:
@@ -1249,6 +1323,7 @@ def _calibrate():
     from .errors import LayoutError
     cdef fx_node *node
     _init_ascii_class()
+    _consent_init()
     cdef fx_attr *a
     cdef size_t ln
     inline_tags = [t for t in TAG_NAMES if t not in (
@@ -1319,6 +1394,7 @@ def _calibrate():
             _set_static_tag_name(lid, name.encode())
     setp(PRE_TAGS, TP_PRE)
     setp(("td", "th"), TP_CELL)
+    setp(("html", "body", "main", "article"), TP_PAGE)
     # attributes: names of static ids from an element carrying all of them
     el = tree.css_first("span")
     expected = el.attributes

@@ -218,13 +218,13 @@ cdef str _meta_heading_text(Doc d, Py_ssize_t i):
             sp -= 1
             sep = True
         fl = dv.flags[j]
-        if dv.kind[j] == 1:
+        if dv.kind[j] == LXB_ELEMENT:
             if fl & (NF_BLOCK | NF_BR):
                 sep = True
                 if fl & NF_BLOCK and sp < 16:
                     blk[sp] = dv.end[j]
                     sp += 1
-        elif dv.kind[j] == 3 and dv.text_len[j] > 0:
+        elif dv.kind[j] == LXB_TEXT and dv.text_len[j] > 0:
             take = <size_t>dv.text_len[j]
             if k > 0 and (sep or ws_after or fl & NF_WS_BEFORE):
                 buf[k] = 32
@@ -2428,6 +2428,8 @@ def _meta_unmojibake_one(m):
 def _meta_unmojibake(s):
     """`s` with its UTF-8 sequences read as Latin-1 decoded (on a text holding a C1 control)."""
     return _META_MOJIBAKE.sub(_meta_unmojibake_one, s)
+
+
 # navigation words (as keys) that are no page's headline alone
 _META_NAV_WORDS = frozenset(("home", "homepage", "about", "aboutus", "products", "shop", "store", "blog",
                              "contact", "contactus", "index", "welcome", "startseite", "accueil", "inicio"))

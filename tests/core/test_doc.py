@@ -70,6 +70,26 @@ def test_dropped_and_hidden_nodes_are_not_counted():
     assert doc.chars[doc.body] == 7
 
 
+def test_consent_dialogs_are_not_read():
+    body = "<p>The bridge over the river reopened on Monday after three months of repairs.</p>"
+    dialogs = ("<div id='onetrust-consent-sdk'><p>We and our 644 partners store data.</p></div>"
+               "<div class='CybotCookiebotDialog-Wrapper'><p>This website uses cookies.</p></div>"
+               "<section class='gdpr-banner page-notice'><p>We use cookies.</p></section>"
+               "<div class='site-Cookie_Notice'><p>Accept all</p></div>")
+    doc = fastx.parse("<body>" + body + dialogs + "<div class='cookie-recipes'><p>Oat cookies</p></div></body>")
+    texts = [doc.text(i) for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT]
+    # a word that only starts like a mark ("cookie-recipes") is not one
+    assert texts == ["The bridge over the river reopened on Monday after three months of repairs.", "Oat cookies"]
+    # the page itself is never a dialog, whatever a theme names it
+    for tag in ("body", "main", "article"):
+        page = f"<html><body><{tag} class='cookie-consent-given'>{body}</{tag}></body></html>"
+        assert "bridge" in fastx.extract(page).text, tag
+    assert "bridge" in fastx.extract(f"<html class='cookie-consent-given'><body>{body}</body></html>").text
+    # a page that is nothing but a dialog's text is read with it (the hidden-content fallback)
+    only = "<body><div id='onetrust-banner-sdk'>" + "<p>" + "Our policy says a great many things. " * 80 + "</p></div></body>"
+    assert fastx.parse(only).chars[fastx.parse(only).body] > 2000
+
+
 def test_a_web_component_with_an_href_is_a_link():
     html = ("<body><nav><dropdown-item href='/c590'>Solidbody Guitars</dropdown-item>"
             "<div href='#'>Community support</div><a href='/x'>Shop</a></nav></body>")
