@@ -243,6 +243,10 @@ CONSENT_MARKS = (
     b"_evidon", b"cookie-banner", b"cookiebanner", b"cookie_banner", b"cookie-consent", b"cookieconsent",
     b"cookie_consent", b"cookie-notice", b"cookie_notice", b"consent-banner", b"gdpr-banner",
     b"gdpr-consent", b"gdpr-cookie", b"gdpr-modal", b"gdpr-notice")
+# the deepest element read for them (html 0, body 1): a body's child to its great-grandchild, where
+# the platforms put their roots (120 of the 142 wcxb-dev pages holding one); reading every
+# element's id and class values would cost a seventh of the parse
+DEF _CONSENT_DEPTH = 4
 cdef const unsigned char *_consent_s[64]
 cdef size_t _consent_n[64]
 cdef uint64_t _consent_first[256]      # per byte (either case): the marks that start with it
@@ -296,7 +300,8 @@ cdef bint _consent_dialog(fx_attr *a) noexcept nogil:
     return False
 
 
-cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, uint16_t *meta) noexcept nogil:
+cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, uint16_t *meta,
+                  bint consent) noexcept nogil:
     """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
     one pass over the element's attributes; `style_pre` set when the inline style says
     white-space: pre* (_style_bits); `meta` gets NF_ITEMPROP when the element has an itemprop,
@@ -306,10 +311,11 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
     <dropdown-item href=...>: a link a script follows) with an href (a standard element's href,
     Webflow's <div href="#">, is a leftover, not a link).
 
-    A consent dialog's root (an id or class naming it, _consent_dialog; never html, body, main or
-    article) counts as hidden: a cookie banner is what the page shows over its content, never
-    content (its policy text is the site's, not the page's), and the sites that save the page
-    save the dialog's markup with it (the platforms' scripts write it into the DOM).
+    With `consent` (an element at most _CONSENT_DEPTH levels deep), a consent dialog's root (an id
+    or class naming it, _consent_dialog; never html, body, main or article) counts as hidden: a
+    cookie banner is what the page shows over its content, never content (its policy text is the
+    site's, not the page's), and the sites that save the page save the dialog's markup with it
+    (the platforms' scripts append it to the body).
 
     A `hidden` element whose id is "S:<n>" is a completed React streaming segment
     (React 18 server rendering: the inline $RC script moves it into its
@@ -329,7 +335,7 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
                     and a.value.data[0] == 83 and a.value.data[1] == 58):      # "S:"
                 segment = True
             if ((n == 2 and memcmp(s, b"id", 2) == 0) or (n == 5 and memcmp(s, b"class", 5) == 0)) \
-                    and not props & TP_PAGE and _consent_dialog(a):
+                    and consent and not props & TP_PAGE and _consent_dialog(a):
                 return True
             if custom and n == 4 and memcmp(s, b"href", 4) == 0:
                 meta[0] |= NF_LINK | NF_IN_LINK
@@ -717,7 +723,8 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                 _skip_push(b, node)
             elif (not (props & TP_META) and (not (props & TP_DROP) or fx_noscript_kept(node)
                                               or (b.keep_noscript and tag == _noscript_tag))
-                  and (not _hidden(node, props, tag >= STATIC_LIMIT, &style_pre, &mfl) or b.keep_hidden)):
+                  and (not _hidden(node, props, tag >= STATIC_LIMIT, &style_pre, &mfl, b.sp <= _CONSENT_DEPTH)
+                       or b.keep_hidden)):
                 fl = inherited | mfl
                 if not (fl & NF_PRE) and (props & TP_PRE or style_pre):
                     fl |= NF_PRE         # a preformatted element: its text is kept raw

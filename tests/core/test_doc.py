@@ -85,6 +85,12 @@ def test_consent_dialogs_are_not_read():
         page = f"<html><body><{tag} class='cookie-consent-given'>{body}</{tag}></body></html>"
         assert "bridge" in fastx.extract(page).text, tag
     assert "bridge" in fastx.extract(f"<html class='cookie-consent-given'><body>{body}</body></html>").text
+    # only near the top, where the platforms put their roots (a body's child to its
+    # great-grandchild): deeper, a class is read as any other
+    deep = "<body><div><div><div><div class='cookie-notice'><p>Deep text</p></div></div></div></div></body>"
+    assert "Deep text" in [fastx.parse(deep).text(i) for i in range(fastx.parse(deep).n)]
+    near = "<body><div><div><div class='cookie-notice'><p>Near text</p></div></div></div></body>"
+    assert "Near text" not in [fastx.parse(near).text(i) for i in range(fastx.parse(near).n)]
     # a page that is nothing but a dialog's text is read with it (the hidden-content fallback)
     only = "<body><div id='onetrust-banner-sdk'>" + "<p>" + "Our policy says a great many things. " * 80 + "</p></div></body>"
     assert fastx.parse(only).chars[fastx.parse(only).body] > 2000
