@@ -50,7 +50,8 @@ STARVED_THRESHOLD are kept as well (a page whose content is short pieces), and o
 collection or listing whose best unit's probability p* is under REL_BEST, the units
 reaching REL_SHARE * p*; a kept unit that repeats an earlier kept one word for word (DUP_WORDS
 words at least; a responsive layout's second copy of a description) is dropped on forum,
-product, listing and service pages.  The headline (the heading before the kept text
+product, listing and service pages; on product pages the kept text inside review and rating
+widgets is dropped (REVIEW_TYPES).  The headline (the heading before the kept text
 that reads like the page title) is kept with the text.  Comments,
 navigation and the like are what the model learned to drop.
 
@@ -116,6 +117,12 @@ _REL_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REL_TYPES)     # de
 DUP_WORDS = 3
 DUP_TYPES = ("forum", "product", "listing", "service")
 _DUP_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in DUP_TYPES)     # default_keep's dup_types
+# On pages read as products, the kept text inside review and rating widgets (class/id words
+# _core.GBT_REVIEW_WORDS) is dropped unless it is more than half of the kept text
+# (_core._gbt_review_drop's docstring: a third of the words wrongly kept on wcxb-dev's product
+# pages; the other page types keep their testimonials and ratings).
+REVIEW_TYPES = ("product",)
+_REVIEW_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REVIEW_TYPES)   # default_keep's review_types
 
 
 def logit(p: float) -> float:
@@ -215,7 +222,7 @@ class DefaultModel:
                                   self._type_cuts if own else None, own, self._first,
                                   logit(STARVED_THRESHOLD), STARVED_WORDS if own else 0.0,
                                   REL_BEST if own else 0.0, REL_SHARE, _REL_MASK,
-                                  DUP_WORDS if own else 0.0, _DUP_MASK)
+                                  DUP_WORDS if own else 0.0, _DUP_MASK, _REVIEW_MASK if own else 0)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":

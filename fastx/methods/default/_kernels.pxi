@@ -1496,12 +1496,13 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 
 
 cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut, double page_cut, int rel_types,
-                               double rel_best, int dup_types=-1, double dup_words=0.0):
-    """(cut, page_cut, rel_best, dup_words) for a page of type probabilities `probs` (_GBT_NTYPES
+                               double rel_best, int dup_types=-1, double dup_words=0.0, int review_types=0):
+    """(cut, page_cut, rel_best, dup_words, review) for a page of type probabilities `probs` (_GBT_NTYPES
     floats): the pair of its most probable type (np.argmax's choice: the first maximum, or the
     first NaN) when `type_cuts` are given, the rule relative to the best unit only for the types
-    in the bit mask `rel_types` (-1: every type), and the duplicate rule (_gbt_dedupe) only for
-    the types in the bit mask `dup_types` (-1: every type)."""
+    in the bit mask `rel_types` (-1: every type), the duplicate rule (_gbt_dedupe) only for
+    the types in the bit mask `dup_types` (-1: every type), and the review rule (_gbt_review_drop)
+    for the types in the bit mask `review_types` (0: none, -1: every type)."""
     cdef Py_ssize_t k = 0, j
     for j in range(1, _GBT_NTYPES):
         if probs[k] != probs[k]:
@@ -1514,7 +1515,7 @@ cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut,
         rel_best = 0.0
     if dup_types >= 0 and not (dup_types >> k) & 1:
         dup_words = 0.0
-    return cut, page_cut, rel_best, dup_words
+    return cut, page_cut, rel_best, dup_words, (review_types >> k) & 1 == 1
 
 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
@@ -1522,7 +1523,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                           bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
                           double rel_best=0.0, double rel_share=0.0, int rel_types=-1,
                           double *words_out=NULL, double starved_after=0.0, int dup_types=-1,
-                          double dup_words=0.0):
+                          double dup_words=0.0, int review_types=0):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1535,7 +1536,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     `starved_after` applied: a page whose kept units hold fewer words than it and whose units
     are one block keeps the mask of the starved-page rule (every tree on the rows still held,
     `low_cut`), so that only a starved page of more than _GBT_BLOCK units is featured again.
-    `dup_words`, `dup_types`: the duplicate rule (`_gbt_dedupe`, default_keep's)."""
+    `dup_words`, `dup_types`: the duplicate rule (`_gbt_dedupe`, default_keep's); `review_types`:
+    the review rule's (`_gbt_review_drop`)."""
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
@@ -1599,6 +1601,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef double *zall = NULL
     cdef Py_ssize_t nexit = model.nexit if model is not None else 0
     cdef double words = -1.0
+    cdef bint review = False
     cdef uint8_t *kp
     cdef _GbtKeepState ks
     cdef _GbtMemo memo
@@ -1731,8 +1734,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     raise ValueError(f"page_types gave {pv.shape[0]} probabilities for {_GBT_NTYPES} types")
                 for k in range(_GBT_NTYPES):
                     ptv[k] = pv[k]
-                cut, page_cut, rel_best, dup_words = _gbt_type_decisions(ptv, type_cuts, cut, page_cut, rel_types,
-                                                                         rel_best, dup_types, dup_words)
+                cut, page_cut, rel_best, dup_words, review = _gbt_type_decisions(
+                    ptv, type_cuts, cut, page_cut, rel_types, rel_best, dup_types, dup_words, review_types)
             if rel_best > 0 or starved_words > 0:
                 nexit = 0                   # the page rules need every unit's exact log-odds
             if rel_best > 0:
@@ -1765,7 +1768,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
         kp = <uint8_t *>cnp.PyArray_DATA(keep)
         with nogil:
             words = _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_words, m, rel_best,
-                                   rel_share, &dv, dup_words)
+                                   rel_share, &dv, dup_words, review)
             if 0 <= words < starved_after and m <= nb:
                 # a starved page whose rows are all still in X (one block): every tree on them and
                 # the low cut, as default_keep's second pass would decide after featuring the page
@@ -1779,7 +1782,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                 _gbt_keep_block(&ks, X, zb, 0, m, cut, page_cut, min_overlap, ub, low_cut)
                 memset(kp, 0, n)
                 _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_after, m, rel_best, rel_share,
-                               &dv, dup_words)
+                               &dv, dup_words, review)
                 words = -2.0
         if words_out != NULL:
             words_out[0] = words
@@ -2711,10 +2714,110 @@ cdef void _gbt_dedupe(uint8_t *ub, uint8_t take, Py_ssize_t n, Py_ssize_t m, con
     free(c)
 
 
+# the class/id words of review and rating widgets (a token equal to one, case aside) and the
+# review platforms' names: _gbt_review_drop
+GBT_REVIEW_WORDS = (b"review", b"reviews", b"rating", b"ratings", b"yotpo", b"okendo", b"judgeme", b"jdgm",
+                    b"trustpilot", b"bazaarvoice", b"feefo", b"reevoo", b"stamped", b"loox", b"powerreview",
+                    b"powerreviews")
+DEF _GBT_REVIEW_SHARE = 0.5     # the most of a page's kept text the review rule may drop
+cdef const unsigned char *_gbt_review_s[16]
+cdef Py_ssize_t _gbt_review_len[16]
+cdef Py_ssize_t _gbt_review_n = 0
+for _w in GBT_REVIEW_WORDS[:16]:
+    _gbt_review_s[_gbt_review_n] = <const unsigned char *>(<bytes>_w)
+    _gbt_review_len[_gbt_review_n] = len(_w)
+    _gbt_review_n += 1
+
+
+cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
+    """Whether a class/id value holds a token of GBT_REVIEW_WORDS (tokens as _gbt_value_groups
+    splits them: alphanumeric runs, split at camelCase; compared case aside)."""
+    cdef const unsigned char *s
+    cdef size_t n, i = 0, j, k, w
+    cdef unsigned char c
+    cdef const unsigned char *word
+    if a == NULL or a.value == NULL or a.value.data == NULL:
+        return False
+    s = a.value.data
+    n = a.value.length if a.value.length < 256 else 256
+    while i < n:
+        c = s[i]
+        if not ((48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)):
+            i += 1
+            continue
+        j = i + 1
+        while j < n:
+            c = s[j]
+            if (97 <= c <= 122) or (48 <= c <= 57):
+                j += 1
+            elif 65 <= c <= 90 and 65 <= s[j - 1] <= 90:
+                j += 1
+            else:
+                break
+        for w in range(_gbt_review_n):
+            if <size_t>_gbt_review_len[w] != j - i:
+                continue
+            word = _gbt_review_s[w]
+            k = 0
+            while k < j - i:
+                c = s[i + k]
+                if 65 <= c <= 90:
+                    c += 32
+                if c != word[k]:
+                    break
+                k += 1
+            if k == j - i:
+                return True
+        i = j
+    return False
+
+
+cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
+    """The review rule (pages read as products, default's REVIEW_TYPES): the kept nodes inside
+    an element whose class or id names a review or rating widget (_gbt_review_value; never html,
+    body, main or article) are dropped, unless their text is more than `max_share` of the kept
+    text (then the widget is what the page is about, or the names mean something else).
+
+    Why: a product page's reviews, star ratings and review-filter dropdowns (a review platform's
+    widget beside the buy box) are text the model keeps at .35-.85 while WCXB's gold leaves them
+    out: a third of the words `default` wrongly keeps on wcxb-dev's product pages.  The model
+    cannot learn them (a class-word group for them, retrained: product .621 -> .606, because
+    "review" names content on review articles); as a rule on pages read as products, simulated
+    on wcxb-dev: training pages .6145 -> .6295 (77 pages), validation .6483 -> .6726 (34 pages);
+    on other page types it loses (collections, listings, services: their testimonials and
+    ratings are content).  One pass in preorder (a node inherits its parent's flag); nothing
+    changes when memory is short."""
+    cdef uint8_t *flag = <uint8_t *>calloc(n + 1, 1)
+    cdef Py_ssize_t i, p
+    cdef double kept = 0, dropped = 0
+    cdef fx_node *node
+    if flag == NULL:
+        return
+    for i in range(n):
+        p = dv.parent[i]
+        if p >= 0 and flag[p]:
+            flag[i] = 1
+        elif dv.kind[i] == LXB_ELEMENT and not (dv.tag[i] < STATIC_LIMIT and _tag_props[dv.tag[i]] & TP_PAGE):
+            node = <fx_node *><uintptr_t>dv.ptr[i]
+            if (<fx_element *>node).first_attr != NULL and (
+                    _gbt_review_value((<fx_element *>node).attr_class)
+                    or _gbt_review_value((<fx_element *>node).attr_id)):
+                flag[i] = 1
+        if dv.kind[i] == LXB_TEXT and keep[i]:
+            kept += dv.chars[i]
+            if flag[i]:
+                dropped += dv.chars[i]
+    if 0 < dropped <= max_share * kept:
+        for i in range(n):
+            if flag[i]:
+                keep[i] = 0
+    free(flag)
+
+
 cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, const int32_t *unit_of,
                            bint headline, bint fallback, uint8_t *keep, double starved_words,
                            Py_ssize_t m, double rel_best, double rel_share, const DocView *dv=NULL,
-                           double dup_words=0.0) noexcept nogil:
+                           double dup_words=0.0, bint review=False) noexcept nogil:
     """The node mask of default_keep from the units' bits (_gbt_keep_block): nothing when no
     unit reaches the page cut, else the units at or above the cut (CETD's selection when none
     is and `fallback`) and the headline (`headline`); when those hold fewer than
@@ -2722,7 +2825,7 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
     with the units' log-odds kept (s.zall) and the best unit's probability p* under `rel_best`,
     the units whose probability reaches rel_share * p* as well; with `dv` and `dup_words` > 0,
     a kept unit that repeats an earlier one is dropped (_gbt_dedupe); a node is kept with its
-    unit.  Returns the words of the units kept by the cut (or CETD's selection) and the
+    unit; with `dv` and `review`, the nodes inside review widgets are dropped (_gbt_review_drop).  Returns the words of the units kept by the cut (or CETD's selection) and the
     headline, before the duplicate rule; -1 when nothing is."""
     cdef Py_ssize_t i
     cdef int j = 1 if s.any_page and not s.any_unit and fallback else 0
@@ -2750,6 +2853,8 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
     for i in range(n):
         if unit_of[i] >= 0:
             keep[i] = 1 if ub[unit_of[i]] & take else 0
+    if dv != NULL and review and words >= 0:
+        _gbt_review_drop(keep, n, dv, _GBT_REVIEW_SHARE)
     return words
 
 
@@ -2757,7 +2862,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
                  bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
                  double rel_best=0.0, double rel_share=0.0, int rel_types=-1, double dup_words=0.0,
-                 int dup_types=-1):
+                 int dup_types=-1, int review_types=0):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's compiled
@@ -2783,6 +2888,8 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `dup_words`, `dup_types`: when the page's most probable type is in the bit mask `dup_types`
     (-1: any page), a kept unit of at least `dup_words` words (0: the rule is off) whose words
     are those of an earlier kept unit is dropped (`_gbt_dedupe`).
+    `review_types`: on a page whose most probable type is in this bit mask (0: none), the nodes
+    inside review and rating widgets are dropped (`_gbt_review_drop`).
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
@@ -2790,20 +2897,21 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     if first is None:
         keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                              low_cut, 0.0, rel_best, rel_share, rel_types, &words, starved_words, dup_types,
-                             dup_words)
+                             dup_words, review_types)
         if 0 <= words < starved_words:         # a starved page of many units: every tree, the low cut
             keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                                  low_cut, starved_words, rel_best, rel_share, rel_types, NULL, 0.0, dup_types,
-                                 dup_words)
+                                 dup_words, review_types)
         return keep
+    cdef bint review = False
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
         probs = _gbt_page_types(d, page_arr, page_types)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
         pv2 = np.ascontiguousarray(X_arr[0, _GF_PT:_GF_PT + _GBT_NTYPES])      # float32, as the rows hold them
-        cut, page_cut, rel_best, dup_words = _gbt_type_decisions(<const float *>cnp.PyArray_DATA(pv2), type_cuts,
-                                                                 cut, page_cut, rel_types, rel_best, dup_types,
-                                                                 dup_words)
+        cut, page_cut, rel_best, dup_words, review = _gbt_type_decisions(
+            <const float *>cnp.PyArray_DATA(pv2), type_cuts, cut, page_cut, rel_types, rel_best, dup_types,
+            dup_words, review_types)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:
@@ -2841,7 +2949,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         ks.zall = zall2
         _gbt_keep_block(&ks, xp, zp, 0, m, cut, page_cut, min_overlap, ub, low_cut)
         _gbt_keep_mask(&ks, ub, n, uo, headline, fallback, kp, starved_words, m, rel_best, rel_share, &d.view,
-                       dup_words)
+                       dup_words, review)
     free(ub)
     free(zall2)
     return keep

@@ -478,6 +478,37 @@ def test_a_repeated_unit_is_kept_once_on_product_forum_listing_and_service_pages
         "merino wool socks") == 2
 
 
+def test_review_widgets_are_dropped_on_product_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
+               "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
+    reviews = ("<div class='jdgm-widget jdgm-review-widget'><p>Great socks, warm and dry.</p>"
+               "<p>Wore them for a week of hiking.</p></div><section id='productRatings'><p>4.8 out of 5</p></section>")
+    page = "<html><body class='product-reviews-enabled'>" + buy_box + reviews + "</body></html>"
+    doc = fastx.parse(page)
+
+    def read_as(kind):
+        class Model:
+            def __call__(self, d, row):
+                p = np.zeros(len(dm._page_type.PAGE_TYPES), dtype=np.float32)
+                p[dm._page_type.PAGE_TYPES.index(kind)] = 1.0
+                d.cache["page_type"] = p
+                return p
+        return Model()
+    assert dm.REVIEW_TYPES == ("product",)
+    text = doc.render_text(keep_all.keep(doc, page_types=read_as("product")))
+    assert "Soft merino wool" in text and "Price: 18 euros" in text
+    assert "Great socks" not in text and "4.8 out of 5" not in text     # "review" and camelCase "Ratings"
+    for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
+        assert "Great socks" in doc.render_text(keep_all.keep(doc, page_types=read_as(kind))), kind
+    # a page that is mostly its reviews keeps them (the widget is what it is about)
+    many = "<html><body><h1>Socks</h1><div class='reviews'>" + "<p>Great socks, warm and dry on the trail.</p>" * 20 + "</div></body></html>"
+    d2 = fastx.parse(many)
+    assert "Great socks" in d2.render_text(keep_all.keep(d2, page_types=read_as("product")))
+    # explicit thresholds are the caller's
+    assert "Great socks" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=read_as("product")))
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
