@@ -241,8 +241,35 @@ cdef inline uint16_t _gbt_lookup(uint32_t h, size_t n, bint whole) noexcept nogi
     return 0
 
 
+cdef inline size_t _gbt_class_token(const unsigned char *s, size_t n, size_t i, size_t *end) noexcept nogil:
+    """The next token of a class/id value s[0..n) at or after i: its start (n when none is left)
+    and, in *end, its end.  Tokens are ASCII alphanumeric runs split at camelCase ("reviewList":
+    "review", "List"); an all-caps run stays one token ("PDPRating": "PDPRating")."""
+    cdef unsigned char c
+    cdef size_t j
+    while i < n:
+        c = s[i]
+        if (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122):
+            break
+        i += 1
+    if i >= n:
+        end[0] = n
+        return n
+    j = i + 1
+    while j < n:
+        c = s[j]
+        if (97 <= c <= 122) or (48 <= c <= 57):
+            j += 1
+        elif 65 <= c <= 90 and 65 <= s[j - 1] <= 90:
+            j += 1           # an all-caps run stays one token
+        else:
+            break
+    end[0] = j
+    return i
+
+
 cdef uint16_t _gbt_value_groups(fx_attr *a) noexcept nogil:
-    """Word groups named by one class/id value (tokens split at non-alphanumerics and camelCase)."""
+    """Word groups named by one class/id value (its tokens: _gbt_class_token)."""
     cdef const unsigned char *s
     cdef size_t n, i = 0, j, k
     cdef uint16_t bits = 0
@@ -254,20 +281,10 @@ cdef uint16_t _gbt_value_groups(fx_attr *a) noexcept nogil:
     n = a.value.length
     if n > 256:
         n = 256
-    while i < n:
-        c = s[i]
-        if not ((48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)):
-            i += 1
-            continue
-        j = i + 1
-        while j < n:
-            c = s[j]
-            if (97 <= c <= 122) or (48 <= c <= 57):
-                j += 1
-            elif 65 <= c <= 90 and 65 <= s[j - 1] <= 90:
-                j += 1           # an all-caps run stays one token
-            else:
-                break
+    while True:
+        i = _gbt_class_token(s, n, i, &j)
+        if i >= n:
+            break
         h = FX_FNV32_OFFSET
         for k in range(i, j):
             c = s[k]
@@ -2730,8 +2747,7 @@ for _w in GBT_REVIEW_WORDS[:16]:
 
 
 cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
-    """Whether a class/id value holds a token of GBT_REVIEW_WORDS (tokens as _gbt_value_groups
-    splits them: alphanumeric runs, split at camelCase; compared case aside)."""
+    """Whether a class/id value holds a token (_gbt_class_token) of GBT_REVIEW_WORDS, case aside."""
     cdef const unsigned char *s
     cdef size_t n, i = 0, j, k, w
     cdef unsigned char c
@@ -2740,20 +2756,10 @@ cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
         return False
     s = a.value.data
     n = a.value.length if a.value.length < 256 else 256
-    while i < n:
-        c = s[i]
-        if not ((48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)):
-            i += 1
-            continue
-        j = i + 1
-        while j < n:
-            c = s[j]
-            if (97 <= c <= 122) or (48 <= c <= 57):
-                j += 1
-            elif 65 <= c <= 90 and 65 <= s[j - 1] <= 90:
-                j += 1
-            else:
-                break
+    while True:
+        i = _gbt_class_token(s, n, i, &j)
+        if i >= n:
+            break
         for w in range(_gbt_review_n):
             if <size_t>_gbt_review_len[w] != j - i:
                 continue

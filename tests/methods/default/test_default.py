@@ -32,6 +32,16 @@ watched the cracks grow since the spring. The council will publish the full plan
 </body></html>"""
 
 
+def _read_as(kind):
+    """A page-type model that reads every page as `kind` (a PageTypeModel's hook)."""
+    def hook(d, row):
+        p = np.zeros(len(dm._page_type.PAGE_TYPES), dtype=np.float32)
+        p[dm._page_type.PAGE_TYPES.index(kind)] = 1.0
+        d.cache["page_type"] = p
+        return p
+    return hook
+
+
 def text_nodes(doc):
     return [i for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT]
 
@@ -428,22 +438,16 @@ def test_an_unsure_listing_keeps_the_units_near_its_best():
             + "</p><ul>" + items + "</ul></body></html>")
     doc = fastx.parse(page)
 
-    class Listing:                                   # a page-type model that reads every page as a listing
-        def __call__(self, d, row):
-            p = np.zeros(len(dm._page_type.PAGE_TYPES), dtype=np.float32)
-            p[dm._page_type.PAGE_TYPES.index("listing")] = 1.0
-            d.cache["page_type"] = p
-            return p
     assert dm.REL_BEST == 0.8 and dm.REL_SHARE == 0.2 and "listing" in dm.REL_TYPES
-    unsure = rule(-1.0).keep(doc, page_types=Listing())
+    unsure = rule(-1.0).keep(doc, page_types=_read_as("listing"))
     text = doc.render_text(unsure)
     assert "Oak chair number 7" in text and "made of oak" in text      # 0.269 >= 0.2 * 0.731
-    assert "Oak chair" not in doc.render_text(rule(-2.0).keep(doc, page_types=Listing()))   # 0.119 < 0.146
+    assert "Oak chair" not in doc.render_text(rule(-2.0).keep(doc, page_types=_read_as("listing")))   # 0.119 < 0.146
     # a page read as an article is not widened
     assert "Oak chair" not in doc.render_text(rule(-1.0).keep(fastx.parse(page)))
     # nor a listing whose best unit is sure of itself (p = 0.993)
     sure = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-1.0, 5.0]], 0.5)
-    assert "Oak chair" not in doc.render_text(sure.keep(doc, page_types=Listing()))
+    assert "Oak chair" not in doc.render_text(sure.keep(doc, page_types=_read_as("listing")))
 
 
 def test_a_repeated_unit_is_kept_once_on_product_forum_listing_and_service_pages():
@@ -456,25 +460,17 @@ def test_a_repeated_unit_is_kept_once_on_product_forum_listing_and_service_pages
             "<p>Ok</p><p>Ok</p></body></html>")
     doc = fastx.parse(page)
 
-    def read_as(kind):
-        class Model:                                 # a page-type model that reads every page as `kind`
-            def __call__(self, d, row):
-                p = np.zeros(len(dm._page_type.PAGE_TYPES), dtype=np.float32)
-                p[dm._page_type.PAGE_TYPES.index(kind)] = 1.0
-                d.cache["page_type"] = p
-                return p
-        return Model()
     assert dm.DUP_WORDS == 3 and set(dm.DUP_TYPES) == {"forum", "product", "listing", "service"}
     for kind in dm.DUP_TYPES:
-        text = doc.render_text(keep_all.keep(doc, page_types=read_as(kind)))
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert text.lower().count("merino wool socks") == 1, kind      # the same words: case aside
         assert "Price: 18 euros" in text
         assert text.count("Ok") == 2                                      # under DUP_WORDS: both kept
     for kind in ("article", "documentation", "collection"):              # they repeat text on purpose
-        text = doc.render_text(keep_all.keep(doc, page_types=read_as(kind)))
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert text.lower().count("merino wool socks") == 2, kind
     # explicit thresholds are the caller's: every copy
-    assert doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=read_as("product"))).lower().count(
+    assert doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product"))).lower().count(
         "merino wool socks") == 2
 
 
@@ -487,26 +483,18 @@ def test_review_widgets_are_dropped_on_product_pages_only():
     page = "<html><body class='product-reviews-enabled'>" + buy_box + reviews + "</body></html>"
     doc = fastx.parse(page)
 
-    def read_as(kind):
-        class Model:
-            def __call__(self, d, row):
-                p = np.zeros(len(dm._page_type.PAGE_TYPES), dtype=np.float32)
-                p[dm._page_type.PAGE_TYPES.index(kind)] = 1.0
-                d.cache["page_type"] = p
-                return p
-        return Model()
     assert dm.REVIEW_TYPES == ("product",)
-    text = doc.render_text(keep_all.keep(doc, page_types=read_as("product")))
+    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("product")))
     assert "Soft merino wool" in text and "Price: 18 euros" in text
     assert "Great socks" not in text and "4.8 out of 5" not in text     # "review" and camelCase "Ratings"
     for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
-        assert "Great socks" in doc.render_text(keep_all.keep(doc, page_types=read_as(kind))), kind
+        assert "Great socks" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
     # a page that is mostly its reviews keeps them (the widget is what it is about)
     many = "<html><body><h1>Socks</h1><div class='reviews'>" + "<p>Great socks, warm and dry on the trail.</p>" * 20 + "</div></body></html>"
     d2 = fastx.parse(many)
-    assert "Great socks" in d2.render_text(keep_all.keep(d2, page_types=read_as("product")))
+    assert "Great socks" in d2.render_text(keep_all.keep(d2, page_types=_read_as("product")))
     # explicit thresholds are the caller's
-    assert "Great socks" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=read_as("product")))
+    assert "Great socks" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
 
 
 def test_page_threshold_drops_pages_without_main_content():
