@@ -269,10 +269,9 @@ cdef bint _consent_dialog(fx_attr *a) noexcept nogil:
     """Whether an id or class value names a consent dialog's root (CONSENT_MARKS anywhere in it,
     case aside): one pass over the value, a mark compared only where a byte starts one."""
     cdef const unsigned char *v
-    cdef size_t n, i, j, m
+    cdef size_t n, i
     cdef uint64_t cand
     cdef int k
-    cdef unsigned char c
     if a.value == NULL or a.value.data == NULL or a.value.length < 5:
         return False
     v = a.value.data
@@ -284,18 +283,7 @@ cdef bint _consent_dialog(fx_attr *a) noexcept nogil:
             while not (cand >> k) & 1:
                 k += 1
             cand &= cand - 1
-            m = _consent_n[k]
-            if i + m > n:
-                continue
-            j = 1
-            while j < m:
-                c = v[i + j]
-                if 65 <= c <= 90:
-                    c += 32
-                if c != _consent_s[k][j]:
-                    break
-                j += 1
-            if j == m:
+            if fx_ascii_ci_prefix(v + i, n - i, <const char *>_consent_s[k], _consent_n[k]):
                 return True
     return False
 

@@ -165,6 +165,20 @@ cdef str _meta_attr(fx_node *node, const char *name, size_t m):
     return _fx_str(a.value)
 
 
+cdef inline size_t _meta_put_text(unsigned char *buf, size_t k, size_t limit, const DocView *dv,
+                                  Py_ssize_t j, unsigned char sep) noexcept nogil:
+    """Text node j's text appended to buf[0..k) (k < limit), after the byte `sep` when k > 0 and
+    `sep` is not 0, cut at `limit` bytes; the new length."""
+    cdef size_t take = <size_t>dv.text_len[j]
+    if k > 0 and sep != 0:
+        buf[k] = sep
+        k += 1
+    if take > limit - k:
+        take = limit - k
+    memcpy(buf + k, dv.text_buf + dv.text_off[j], take)
+    return k + take
+
+
 cdef str _meta_doc_text(Doc d, Py_ssize_t i, size_t limit):
     """Text of Doc node i (an element's subtree or a text node), at most `limit` bytes from
     at most _META_TEXT_NODES nodes of the flat array; each text node a line of its own (a
@@ -175,7 +189,7 @@ cdef str _meta_doc_text(Doc d, Py_ssize_t i, size_t limit):
 cdef str _meta_doc_span_text(Doc d, Py_ssize_t i, Py_ssize_t end, size_t limit):
     """Text of the Doc's nodes i..end-1 (preorder ranks), as _meta_doc_text reads it."""
     cdef unsigned char buf[_META_TEXT_MAX + 8]
-    cdef size_t k = 0, take
+    cdef size_t k = 0
     cdef DocView dv = d.view
     cdef Py_ssize_t j = i
     cdef int visits = 0
@@ -185,15 +199,8 @@ cdef str _meta_doc_span_text(Doc d, Py_ssize_t i, Py_ssize_t end, size_t limit):
     # must not make the pass read the article (once per such container)
     while j < end and k < limit and visits < _META_TEXT_NODES:
         visits += 1
-        if dv.kind[j] == 3 and dv.text_len[j] > 0:
-            take = <size_t>dv.text_len[j]
-            if k > 0:
-                buf[k] = 10
-                k += 1
-            if take > limit - k:
-                take = limit - k
-            memcpy(buf + k, dv.text_buf + dv.text_off[j], take)
-            k += take
+        if dv.kind[j] == LXB_TEXT and dv.text_len[j] > 0:
+            k = _meta_put_text(buf, k, limit, &dv, j, 10)
         j += 1
     return (<const char *>buf)[:k].decode("utf-8", "ignore")
 
@@ -207,7 +214,7 @@ cdef str _meta_heading_text(Doc d, Py_ssize_t i):
     cdef unsigned char buf[_META_TEXT_MAX + 8]
     cdef int32_t blk[16]                # the ends of the block elements entered, innermost last
     cdef int sp = 0, visits = 0
-    cdef size_t k = 0, take, limit = _META_TEXT_MAX
+    cdef size_t k = 0, limit = _META_TEXT_MAX
     cdef DocView dv = d.view
     cdef Py_ssize_t j = i + 1, end = dv.end[i]
     cdef bint sep = False, ws_after = False
@@ -225,14 +232,7 @@ cdef str _meta_heading_text(Doc d, Py_ssize_t i):
                     blk[sp] = dv.end[j]
                     sp += 1
         elif dv.kind[j] == LXB_TEXT and dv.text_len[j] > 0:
-            take = <size_t>dv.text_len[j]
-            if k > 0 and (sep or ws_after or fl & NF_WS_BEFORE):
-                buf[k] = 32
-                k += 1
-            if take > limit - k:
-                take = limit - k
-            memcpy(buf + k, dv.text_buf + dv.text_off[j], take)
-            k += take
+            k = _meta_put_text(buf, k, limit, &dv, j, 32 if sep or ws_after or fl & NF_WS_BEFORE else 0)
             sep = False
             ws_after = (fl & NF_WS_AFTER) != 0
         j += 1

@@ -2749,9 +2749,7 @@ for _w in GBT_REVIEW_WORDS[:16]:
 cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
     """Whether a class/id value holds a token (_gbt_class_token) of GBT_REVIEW_WORDS, case aside."""
     cdef const unsigned char *s
-    cdef size_t n, i = 0, j, k, w
-    cdef unsigned char c
-    cdef const unsigned char *word
+    cdef size_t n, i = 0, j, w
     if a == NULL or a.value == NULL or a.value.data == NULL:
         return False
     s = a.value.data
@@ -2761,18 +2759,8 @@ cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
         if i >= n:
             break
         for w in range(_gbt_review_n):
-            if <size_t>_gbt_review_len[w] != j - i:
-                continue
-            word = _gbt_review_s[w]
-            k = 0
-            while k < j - i:
-                c = s[i + k]
-                if 65 <= c <= 90:
-                    c += 32
-                if c != word[k]:
-                    break
-                k += 1
-            if k == j - i:
+            if <size_t>_gbt_review_len[w] == j - i and fx_ascii_ci_prefix(
+                    s + i, j - i, <const char *>_gbt_review_s[w], j - i):
                 return True
         i = j
     return False
