@@ -2287,9 +2287,16 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
     first h1s:
     - an h1 equal to a candidate (casefold, punctuation ignored) is the title;
     - an h1 that is the site name (or a part of <title> its separator splits off) is not;
-    - a candidate inside the h1 ("Title" in "Dec 18 2025 Title") is the title;
-    - an h1 that shares at least half the words of the best candidate is the title (editors
-      rewrite the SEO title; the visible headline is the page's own).
+    - a candidate inside the h1 ("Title" in "Dec 18 2025 Title") is the title; so is the first
+      segment of a candidate inside the h1 after a badge ("News Digital Cameras…" holding
+      "Digital Cameras…" of "News - Digital Cameras… | Site"), but not one the h1 opens with:
+      that h1 goes on with the rest of the headline the <title> cut ("Top 7 Kitchen Trends from
+      KBIS & IBS 2025" of "Top 7 Kitchen Trends | Blog | Site") and is read by the next rule;
+    - an h1 that shares at least 30% of the words of the best candidate is the title (editors
+      rewrite the SEO title; the visible headline is the page's own); so is one that shares
+      at least half the words of another candidate (_META_TITLE_OTHER_OVERLAP): the first
+      candidate can be the wrong entity's (a JSON-LD headline of a case study on a product
+      page) or a rewrite the <title> and the h1 both differ from.
     Else the most trusted candidate."""
     site = md.sitename
     cands = []
@@ -2340,6 +2347,7 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
     tail_h1 = None      # an h1 skipped as the last part of a candidate that does not name the site
     best = None
     wc = None           # the words of the most trusted candidate (once, for every h1)
+    wo = None           # the words of the other candidates (once, when an h1 needs them)
     for h, _ in h1s[:4]:
         kh = meta_key(h)
         if len(kh) < 3:
@@ -2360,7 +2368,7 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
                 md.source["title"] = s
                 return c
         for kc, c, s in heads:        # "News Digital Cameras…" (a badge in the h1) holds "Digital Cameras…"
-            if len(kc) >= 12 and kc in kh:
+            if len(kc) >= 12 and kc in kh and not kh.startswith(kc):
                 md.source["title"] = s
                 return c
         if best is None and cands:
@@ -2376,6 +2384,16 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
                 if len(wc & wh) >= _META_TITLE_OVERLAP * len(wc) or (
                         wh <= wc and kh not in _meta_site_keys(site, host)):
                     best = h
+                else:
+                    # half the words of another candidate: "Terminix discounts, coupons, and
+                    # promo codes" of the <title> "Terminix Discounts, Coupons & Promo Codes"
+                    # when the JSON-LD says "Pest Control Deals and Offers"
+                    if wo is None:
+                        wo = [w for w in (_meta_words(c) for c, _ in cands[1:]) if w]
+                    for w in wo:
+                        if len(w & wh) >= _META_TITLE_OTHER_OVERLAP * len(w):
+                            best = h
+                            break
             elif len(kh) >= 4 and wh <= wc and meta_key(cands[0][0]).startswith(kh):
                 best = h        # a one-word h1 that opens the candidate: "Headlamps" of "Headlamps for Camping, Hiking & Running"
     if best is not None:
@@ -2410,6 +2428,9 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host):
 
 
 _META_TITLE_OVERLAP = 0.3
+# the share of another candidate's words (not the most trusted one's) an h1 must hold to be
+# the title: wcxb-dev's training hosts, 0.3 -> 0.5 -> 0.7: 950, 952, 951 of 1166 right
+_META_TITLE_OTHER_OVERLAP = 0.5
 # UTF-8 read as Latin-1 (a page that encoded its text twice: "itertools \xe2\x80\x94 Functions"):
 # C1 control characters, which no text holds, give it away; each lead and continuation
 # characters that are one UTF-8 sequence are put back ("—")

@@ -480,3 +480,28 @@ def test_zh_news_pages_give_author_and_date():
         dated += m.date is not None
         authored += m.author is not None
     assert dated >= 0.85 * len(files) and authored >= 0.75 * len(files)
+
+
+def test_an_h1_sharing_half_the_words_of_another_candidate_is_the_title():
+    # the JSON-LD headline (the most trusted candidate) names another thing than the page; the
+    # <title> and the h1 agree
+    head = ("<title>Terminix Discounts, Coupons &amp; Promo Codes | Terminix</title>"
+            "<script type='application/ld+json'>{\"@type\": \"Article\", \"headline\": "
+            "\"Pest Control Deals and Offers\"}</script>")
+    html = f"<html><head>{head}</head><body><h1>%s</h1><p>Text.</p></body></html>"
+    m = meta(html % "Terminix discounts, coupons, and promo codes", url="https://www.terminix.com/coupons/")
+    assert m.title == "Terminix discounts, coupons, and promo codes" and m.source["title"] == "h1"
+    m = meta(html % "Our Latest Offers", url="https://www.terminix.com/coupons/")      # no other candidate's words
+    assert m.title == "Pest Control Deals and Offers" and m.source["title"] == "json-ld"
+
+
+@pytest.mark.parametrize("h1, out, source", [
+    ("News Digital Cameras: A 2024 Status Symbol", "Digital Cameras: A 2024 Status Symbol", "title"),  # a badge before it
+    ("Digital Cameras: A 2024 Status Symbol for Collectors",
+     "Digital Cameras: A 2024 Status Symbol for Collectors", "h1"),       # the h1 goes on where the <title> cut
+])
+def test_the_first_segment_of_a_candidate_inside_the_h1(h1, out, source):
+    html = ("<html><head><title>Digital Cameras: A 2024 Status Symbol - Photo Talk | Cameraderie</title></head>"
+            f"<body><h1>{h1}</h1><p>Text.</p></body></html>")
+    m = meta(html, url="https://cameraderie.org/threads/digital-cameras.56948/")
+    assert m.title == out and m.source["title"] == source
