@@ -7,6 +7,7 @@ HTML (``_sanitize.pxi``: allow-listed elements, attributes and URLs), Markdown
 makes them on first access.
 
 May import: core/, fastx._core, fastx.errors, fastx.config.  The one upward
-reference is lazy: ``Extraction.page_type`` asks the default family's
-page-type model (methods/default/page_type.py) when first read.
+reference is lazy: ``Extraction.page_type`` and the metadata's title rules for
+landing pages ask the default family's page-type model
+(methods/default/page_type.py) when first needed.
 """

@@ -69,6 +69,16 @@ url_date = _core.meta_url_date
 strip_site_suffix = _core.meta_strip_site_suffix
 
 
+def _page_type_of(doc):
+    """The callable meta_resolve asks for the page's type (the title's rules for landing pages):
+    the default family's page-type model, imported when first asked (the lazy upward reference
+    output/ allows); ``default`` has already computed it for the Doc it extracted."""
+    def page_type() -> str:
+        from ..methods.default.page_type import page_type as of
+        return of(doc)
+    return page_type
+
+
 def extract_metadata(doc, url: str | None = None) -> Metadata:
     """Metadata of a parsed page (a :class:`fastx.Doc`); `url` defaults to ``doc.url``."""
-    return _core.meta_resolve(doc, url, Metadata)
+    return _core.meta_resolve(doc, url, Metadata, _page_type_of(doc))

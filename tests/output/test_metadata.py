@@ -10,8 +10,12 @@ from fastx.metadata import FIELDS, Metadata, extract_metadata, parse_date, strip
 from conftest import SHARED
 
 
-def meta(html, url=None):
-    return extract_metadata(fastx.parse(html, url=url), url)
+def meta(html, url=None, kind=None):
+    """The page's metadata; with `kind`, the page read as that page type (the title's rules for
+    landing pages ask for it) instead of what the page-type model makes of a small test page."""
+    if kind is None:
+        return extract_metadata(fastx.parse(html, url=url), url)
+    return _core.meta_resolve(fastx.parse(html, url=url), url, Metadata, lambda: kind)
 
 
 ARTICLE = """<!doctype html><html lang="en_US"><head><meta charset="utf-8">
@@ -371,7 +375,7 @@ _REI = "Headlamps for Camping, Hiking &amp; Running | REI Co-op"
 def test_an_h1_made_of_the_candidates_words_is_the_title(og, site, h1, out):
     html = (f"<html><head><meta property='og:title' content='{og}'><meta property='og:site_name' content='{site}'>"
             f"</head><body><h1>{h1}</h1><p>Text.</p></body></html>")
-    assert meta(html, url="https://www.example.com/c/x").title == out
+    assert meta(html, url="https://www.example.com/c/x", kind="article").title == out
 
 
 def test_malformed_json_ld_is_tolerated():
@@ -505,3 +509,21 @@ def test_the_first_segment_of_a_candidate_inside_the_h1(h1, out, source):
             f"<body><h1>{h1}</h1><p>Text.</p></body></html>")
     m = meta(html, url="https://cameraderie.org/threads/digital-cameras.56948/")
     assert m.title == out and m.source["title"] == source
+
+
+@pytest.mark.parametrize("kind, out, source", [
+    ("service", "Cloud Based HR Software", "title"),        # a landing page's h1 is its slogan
+    ("article", "HR software for every business", "h1"),    # elsewhere the visible headline wins
+])
+def test_a_landing_pages_h1_is_a_slogan(kind, out, source):
+    html = ("<html><head><title>Cloud Based HR Software | Zoho People</title></head>"
+            "<body><h1>HR software for every business</h1><p>Text.</p></body></html>")
+    doc = fastx.parse(html, url="https://www.zoho.com/people/")
+    asked = []
+    m = _core.meta_resolve(doc, None, Metadata, lambda: asked.append(kind) or kind)
+    assert (m.title, m.source["title"]) == (out, source) and asked == [kind]
+    # the rule asks only when the h1 is chosen by the overlap of words: an h1 equal to the
+    # <title>'s headline is the title on every page type, without asking
+    same = fastx.parse(html.replace("HR software for every business", "Cloud Based HR Software"))
+    assert _core.meta_resolve(same, None, Metadata, lambda: asked.append("again") or kind).title == \
+        "Cloud Based HR Software" and asked == [kind]
