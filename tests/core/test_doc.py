@@ -70,6 +70,26 @@ def test_dropped_and_hidden_nodes_are_not_counted():
     assert doc.chars[doc.body] == 7
 
 
+def test_hidden_disclosure_panels_are_read():
+    # a tab's or an accordion's closed panel: its text is the page's, one click away
+    panels = ("<div role='tabpanel' hidden><p>p1</p></div>"
+              "<div role='Region' aria-hidden='true'><p>p2</p></div>"
+              "<div class='chakra-collapse' style='display:none'><p>p3</p></div>"
+              "<div class='a-expander-content' style='display:none'><p>p4</p></div>"
+              "<div class='tab-pane fade' style='display:none'><p>p5</p></div>"
+              "<div class='product-accordion__body' aria-hidden='true'><p>p6</p></div>"
+              "<div class='TabPanel' hidden><p>p7</p></div>")
+    # other hidden elements stay out, whatever their words only start like a panel's
+    others = ("<div role='dialog' aria-hidden='true'><p>h1</p></div>"
+              "<div class='collapsed-menu' hidden><p>h2</p></div>"
+              "<div class='tab' style='display:none'><p>h3</p></div>"
+              "<div class='tabs paneless' hidden><p>h4</p></div>"
+              "<div role='tabpanel'><div hidden><p>h5</p></div></div>")
+    doc = fastx.parse("<body><p>visible</p>" + panels + others + "</body>")
+    texts = [doc.text(i) for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT]
+    assert texts == ["visible"] + [f"p{k}" for k in range(1, 8)]
+
+
 def test_consent_dialogs_are_not_read():
     body = "<p>The bridge over the river reopened on Monday after three months of repairs.</p>"
     dialogs = ("<div id='onetrust-consent-sdk'><p>We and our 644 partners store data.</p></div>"

@@ -158,6 +158,9 @@ cdef enum:
     _PT_A = 11
 DEF _GBT_REP_LEVELS = 8       # levels (block and ancestors) searched for a repeated sibling group
 DEF _GBT_REP_MIN = 3          # siblings that make a repeated group
+DEF _GBT_RULE_REVIEW = 1      # the page rules' bits (_gbt_type_decisions, _gbt_keep_mask): _gbt_review_drop
+DEF _GBT_RULE_FOOTER = 2      # ... _gbt_footer_drop
+DEF _GBT_RULE_UNSHOWN = 4     # ... _gbt_unshown_drop
 
 cdef uint8_t _gbt_tagcat[STATIC_LIMIT]
 cdef uint8_t _gbt_ptag[STATIC_LIMIT]
@@ -1513,13 +1516,16 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 
 
 cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut, double page_cut, int rel_types,
-                               double rel_best, int dup_types=-1, double dup_words=0.0, int review_types=0):
-    """(cut, page_cut, rel_best, dup_words, review) for a page of type probabilities `probs` (_GBT_NTYPES
+                               double rel_best, int dup_types=-1, double dup_words=0.0, int review_types=0,
+                               int footer_types=0, int unshown_types=0):
+    """(cut, page_cut, rel_best, dup_words, rules) for a page of type probabilities `probs` (_GBT_NTYPES
     floats): the pair of its most probable type (np.argmax's choice: the first maximum, or the
     first NaN) when `type_cuts` are given, the rule relative to the best unit only for the types
     in the bit mask `rel_types` (-1: every type), the duplicate rule (_gbt_dedupe) only for
-    the types in the bit mask `dup_types` (-1: every type), and the review rule (_gbt_review_drop)
-    for the types in the bit mask `review_types` (0: none, -1: every type)."""
+    the types in the bit mask `dup_types` (-1: every type), and in `rules` the bits of the page
+    rules that apply: _GBT_RULE_REVIEW (_gbt_review_drop) for the types in the bit mask
+    `review_types`, _GBT_RULE_FOOTER (_gbt_footer_drop) for those in `footer_types`,
+    _GBT_RULE_UNSHOWN (_gbt_unshown_drop) for those in `unshown_types` (0: none, -1: every type)."""
     cdef Py_ssize_t k = 0, j
     for j in range(1, _GBT_NTYPES):
         if probs[k] != probs[k]:
@@ -1532,7 +1538,9 @@ cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut,
         rel_best = 0.0
     if dup_types >= 0 and not (dup_types >> k) & 1:
         dup_words = 0.0
-    return cut, page_cut, rel_best, dup_words, (review_types >> k) & 1 == 1
+    return cut, page_cut, rel_best, dup_words, ((_GBT_RULE_REVIEW if (review_types >> k) & 1 else 0)
+                                                | (_GBT_RULE_FOOTER if (footer_types >> k) & 1 else 0)
+                                                | (_GBT_RULE_UNSHOWN if (unshown_types >> k) & 1 else 0))
 
 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
@@ -1540,7 +1548,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                           bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
                           double rel_best=0.0, double rel_share=0.0, int rel_types=-1,
                           double *words_out=NULL, double starved_after=0.0, int dup_types=-1,
-                          double dup_words=0.0, int review_types=0):
+                          double dup_words=0.0, int review_types=0, int footer_types=0,
+                          int unshown_types=0):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1553,8 +1562,9 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     `starved_after` applied: a page whose kept units hold fewer words than it and whose units
     are one block keeps the mask of the starved-page rule (every tree on the rows still held,
     `low_cut`), so that only a starved page of more than _GBT_BLOCK units is featured again.
-    `dup_words`, `dup_types`: the duplicate rule (`_gbt_dedupe`, default_keep's); `review_types`:
-    the review rule's (`_gbt_review_drop`)."""
+    `dup_words`, `dup_types`: the duplicate rule (`_gbt_dedupe`, default_keep's); `review_types`,
+    `footer_types`, `unshown_types`: the review, footer and unshown rules' (`_gbt_review_drop`,
+    `_gbt_footer_drop`, `_gbt_unshown_drop`)."""
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
@@ -1618,7 +1628,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef double *zall = NULL
     cdef Py_ssize_t nexit = model.nexit if model is not None else 0
     cdef double words = -1.0
-    cdef bint review = False
+    cdef int rules = 0
     cdef uint8_t *kp
     cdef _GbtKeepState ks
     cdef _GbtMemo memo
@@ -1751,8 +1761,9 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     raise ValueError(f"page_types gave {pv.shape[0]} probabilities for {_GBT_NTYPES} types")
                 for k in range(_GBT_NTYPES):
                     ptv[k] = pv[k]
-                cut, page_cut, rel_best, dup_words, review = _gbt_type_decisions(
-                    ptv, type_cuts, cut, page_cut, rel_types, rel_best, dup_types, dup_words, review_types)
+                cut, page_cut, rel_best, dup_words, rules = _gbt_type_decisions(
+                    ptv, type_cuts, cut, page_cut, rel_types, rel_best, dup_types, dup_words, review_types,
+                    footer_types, unshown_types)
             if rel_best > 0 or starved_words > 0:
                 nexit = 0                   # the page rules need every unit's exact log-odds
             if rel_best > 0:
@@ -1785,7 +1796,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
         kp = <uint8_t *>cnp.PyArray_DATA(keep)
         with nogil:
             words = _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_words, m, rel_best,
-                                   rel_share, &dv, dup_words, review)
+                                   rel_share, &dv, dup_words, rules)
             if 0 <= words < starved_after and m <= nb:
                 # a starved page whose rows are all still in X (one block): every tree on them and
                 # the low cut, as default_keep's second pass would decide after featuring the page
@@ -1799,7 +1810,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                 _gbt_keep_block(&ks, X, zb, 0, m, cut, page_cut, min_overlap, ub, low_cut)
                 memset(kp, 0, n)
                 _gbt_keep_mask(&ks, ub, n, unit_of, headline, fallback, kp, starved_after, m, rel_best, rel_share,
-                               &dv, dup_words, review)
+                               &dv, dup_words, rules)
                 words = -2.0
         if words_out != NULL:
             words_out[0] = words
@@ -2766,21 +2777,15 @@ cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
     return False
 
 
-cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
-    """The review rule (pages read as products, default's REVIEW_TYPES): the kept nodes inside
-    an element whose class or id names a review or rating widget (_gbt_review_value; never html,
-    body, main or article) are dropped, unless their text is more than `max_share` of the kept
-    text (then the widget is what the page is about, or the names mean something else).
+ctypedef bint (*_GbtValueTest)(fx_attr *a) noexcept nogil
 
-    Why: a product page's reviews, star ratings and review-filter dropdowns (a review platform's
-    widget beside the buy box) are text the model keeps at .35-.85 while WCXB's gold leaves them
-    out: a third of the words `default` wrongly keeps on wcxb-dev's product pages.  The model
-    cannot learn them (a class-word group for them, retrained: product .621 -> .606, because
-    "review" names content on review articles); as a rule on pages read as products, simulated
-    on wcxb-dev: training pages .6145 -> .6295 (77 pages), validation .6483 -> .6726 (34 pages);
-    on other page types it loses (collections, listings, services: their testimonials and
-    ratings are content).  One pass in preorder (a node inherits its parent's flag); nothing
-    changes when memory is short."""
+
+cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share,
+                          _GbtValueTest test, bint by_id) noexcept nogil:
+    """The kept nodes inside an element whose class value (or, with `by_id`, id value) passes
+    `test` (never html, body, main or article) are dropped, unless their text is more than
+    `max_share` of the kept text: the review and unshown rules.  One pass in preorder (a node
+    inherits its parent's flag); nothing changes when memory is short."""
     cdef uint8_t *flag = <uint8_t *>calloc(n + 1, 1)
     cdef Py_ssize_t i, p
     cdef double kept = 0, dropped = 0
@@ -2794,8 +2799,7 @@ cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, doubl
         elif dv.kind[i] == LXB_ELEMENT and not (dv.tag[i] < STATIC_LIMIT and _tag_props[dv.tag[i]] & TP_PAGE):
             node = <fx_node *><uintptr_t>dv.ptr[i]
             if (<fx_element *>node).first_attr != NULL and (
-                    _gbt_review_value((<fx_element *>node).attr_class)
-                    or _gbt_review_value((<fx_element *>node).attr_id)):
+                    test((<fx_element *>node).attr_class) or (by_id and test((<fx_element *>node).attr_id))):
                 flag[i] = 1
         if dv.kind[i] == LXB_TEXT and keep[i]:
             kept += dv.chars[i]
@@ -2808,10 +2812,139 @@ cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, doubl
     free(flag)
 
 
+cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
+    """The review rule (pages read as products, default's REVIEW_TYPES): the kept nodes inside
+    an element whose class or id names a review or rating widget (_gbt_review_value; never html,
+    body, main or article) are dropped, unless their text is more than `max_share` of the kept
+    text (then the widget is what the page is about, or the names mean something else).
+
+    Why: a product page's reviews, star ratings and review-filter dropdowns (a review platform's
+    widget beside the buy box) are text the model keeps at .35-.85 while WCXB's gold leaves them
+    out: a third of the words `default` wrongly keeps on wcxb-dev's product pages.  The model
+    cannot learn them (a class-word group for them, retrained: product .621 -> .606, because
+    "review" names content on review articles); as a rule on pages read as products, simulated
+    on wcxb-dev: training pages .6145 -> .6295 (77 pages), validation .6483 -> .6726 (34 pages);
+    on other page types it loses (collections, listings, services: their testimonials and
+    ratings are content).  (_gbt_class_drop.)"""
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_review_value, True)
+
+
+# the class names of CSS frameworks' utilities that hide an element (display: none) or show it to
+# screen readers only (Bootstrap, Tailwind, Foundation, WordPress, BEM's u- prefix): _gbt_unshown_drop
+GBT_UNSHOWN_CLASSES = (b"hide", b"hidden", b"d-none", b"is-hidden", b"u-hidden", b"sr-only", b"visually-hidden",
+                       b"visuallyhidden", b"screen-reader-text", b"screen-reader-only", b"u-visually-hidden")
+cdef const unsigned char *_gbt_unshown_s[16]
+cdef Py_ssize_t _gbt_unshown_len[16]
+cdef Py_ssize_t _gbt_unshown_n = 0
+for _w in GBT_UNSHOWN_CLASSES[:16]:
+    _gbt_unshown_s[_gbt_unshown_n] = <const unsigned char *>(<bytes>_w)
+    _gbt_unshown_len[_gbt_unshown_n] = len(_w)
+    _gbt_unshown_n += 1
+
+
+cdef bint _gbt_unshown_value(fx_attr *a) noexcept nogil:
+    """Whether a class value says its element is not shown: one of its class names (split at
+    ASCII whitespace, case aside) is one of GBT_UNSHOWN_CLASSES, and none shows it again at some
+    breakpoint (a name with a colon, Tailwind's "hidden md:block"; one starting d-, show- or
+    visible-, Bootstrap's "d-none d-md-block" and Foundation's)."""
+    cdef const unsigned char *s
+    cdef size_t n, i = 0, j, w, k
+    cdef bint found = False, listed
+    if a == NULL or a.value == NULL or a.value.data == NULL:
+        return False
+    s = a.value.data
+    n = a.value.length if a.value.length < 256 else 256
+    while i < n:
+        if s[i] <= 32:
+            i += 1
+            continue
+        j = i
+        while j < n and s[j] > 32:
+            j += 1
+        w = j - i
+        listed = False
+        for k in range(_gbt_unshown_n):
+            if <size_t>_gbt_unshown_len[k] == w and fx_ascii_ci_prefix(s + i, w, <const char *>_gbt_unshown_s[k], w):
+                listed = True
+                break
+        if listed:
+            found = True
+        elif memchr(s + i, 58, w) != NULL or fx_ascii_ci_prefix(s + i, w, b"d-", 2) \
+                or fx_ascii_ci_prefix(s + i, w, b"show-", 5) or fx_ascii_ci_prefix(s + i, w, b"visible-", 8):
+            return False
+        i = j
+    return found
+
+
+cdef void _gbt_unshown_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
+    """The unshown rule (pages read as products, default's UNSHOWN_TYPES): the kept nodes inside
+    an element whose class says it is not shown (_gbt_unshown_value: a framework's hide/hidden/
+    d-none or its screen-reader-only sr-only/visually-hidden/screen-reader-text) are dropped,
+    unless their text is more than `max_share` of the kept text (_gbt_class_drop).
+
+    Why: the Doc drops what inline styles and attributes hide, but a stylesheet's utility
+    classes hide as much: a shop theme's hidden "added to cart, complete the set" panel and
+    variant data, its screen-reader captions of image carousels and prices ("Original price
+    was: $169.95"), text the model keeps at .3-.9 and WCXB's gold leaves out.  Simulated on
+    wcxb-dev's pages read as products after the other page rules: training .6775 -> .6828 (17
+    pages change, 16 win, on 12 sites), validation .7159 -> .7171 (5 change, 4 win).  Other
+    types lose with it (collections, services, forums: themes that hide an element by class and
+    reveal it with a script the markup does not show).  A class value is read only when the
+    element has attributes."""
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_unshown_value, False)
+
+
+cdef void _gbt_footer_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv) noexcept nogil:
+    """The footer rule (default's FOOTER_TYPES): the kept nodes inside the page's footer are
+    dropped, however much of the kept text they are.  The page's footer is the element WAI-ARIA
+    maps to the contentinfo landmark: a <footer> with no article, aside, main, nav (menu) or
+    section among its ancestors (inside one, a <footer> is that section's own: an article's
+    byline, tags or notes), or an element with role=contentinfo (never html, body, main or
+    article).
+
+    Why: what a site puts under every page -- legal fine print and footnotes, newsletter forms,
+    customer-service blurbs, testimonials, company links -- is never a page's main content, and
+    on shop pages it is long (Apple's footnotes: 60% of what the model kept on an iPad page,
+    at P .4-.7) while the buy box above it is short, so the model, which sees the <footer> only
+    as one feature among many, keeps it.  On wcxb-dev, by the type pages are read as (training /
+    validation split): product .6246 -> .6778 (8 pages change, 1 loses .01) / .6739 -> .6940
+    (3 change, none loses); collection .689 -> .697 / .621 -> .646; listing .728 -> .737 /
+    unchanged; service .830 -> .831 / .843 -> .877; article .9478 -> .9487 / .9381 -> .9398;
+    forum and documentation unchanged or nearly; 49 pages win, 2 lose .01; the other corpora's
+    validation pages do not change.  No share guard (unlike the review rule): a page whose kept
+    text is all footer (a shop page whose product block is client-rendered) has nothing of its
+    own kept, and WCXB's gold is empty there.  One pass in preorder (a node inherits its
+    parent's bits); nothing changes when memory is short."""
+    cdef uint8_t *flag = <uint8_t *>malloc(n + 1)    # 1: inside a sectioning element; 2: inside the footer
+    cdef Py_ssize_t i, p
+    cdef uint8_t f
+    cdef int32_t t
+    cdef fx_node *node
+    if flag == NULL:
+        return
+    for i in range(n):
+        p = dv.parent[i]
+        f = flag[p] if p >= 0 else 0
+        if not f & 2 and dv.kind[i] == LXB_ELEMENT:
+            t = dv.tag[i]
+            node = <fx_node *><uintptr_t>dv.ptr[i]
+            if t < STATIC_LIMIT and (_gbt_tagcat[t] == _GC_SECTION or _gbt_tagsem[t] & (_GS_NAV | _GS_ASIDE)):
+                f |= 1
+            elif t < STATIC_LIMIT and _gbt_tagsem[t] & _GS_FOOTER and not f & 1:
+                f |= 2
+            if not f & 2 and (<fx_element *>node).first_attr != NULL \
+                    and not (t < STATIC_LIMIT and _tag_props[t] & TP_PAGE) and _gbt_attr_sem(node) & _GS_FOOTER:
+                f |= 2
+        flag[i] = f
+        if f & 2:
+            keep[i] = 0
+    free(flag)
+
+
 cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, const int32_t *unit_of,
                            bint headline, bint fallback, uint8_t *keep, double starved_words,
                            Py_ssize_t m, double rel_best, double rel_share, const DocView *dv=NULL,
-                           double dup_words=0.0, bint review=False) noexcept nogil:
+                           double dup_words=0.0, int rules=0) noexcept nogil:
     """The node mask of default_keep from the units' bits (_gbt_keep_block): nothing when no
     unit reaches the page cut, else the units at or above the cut (CETD's selection when none
     is and `fallback`) and the headline (`headline`); when those hold fewer than
@@ -2819,7 +2952,9 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
     with the units' log-odds kept (s.zall) and the best unit's probability p* under `rel_best`,
     the units whose probability reaches rel_share * p* as well; with `dv` and `dup_words` > 0,
     a kept unit that repeats an earlier one is dropped (_gbt_dedupe); a node is kept with its
-    unit; with `dv` and `review`, the nodes inside review widgets are dropped (_gbt_review_drop).  Returns the words of the units kept by the cut (or CETD's selection) and the
+    unit; with `dv` and the bits of `rules`, the nodes inside review widgets (_GBT_RULE_REVIEW:
+    _gbt_review_drop), inside the page's footer (_GBT_RULE_FOOTER: _gbt_footer_drop) and inside
+    elements not shown (_GBT_RULE_UNSHOWN: _gbt_unshown_drop) are dropped.  Returns the words of the units kept by the cut (or CETD's selection) and the
     headline, before the duplicate rule; -1 when nothing is."""
     cdef Py_ssize_t i
     cdef int j = 1 if s.any_page and not s.any_unit and fallback else 0
@@ -2847,8 +2982,12 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
     for i in range(n):
         if unit_of[i] >= 0:
             keep[i] = 1 if ub[unit_of[i]] & take else 0
-    if dv != NULL and review and words >= 0:
+    if dv != NULL and rules & _GBT_RULE_REVIEW and words >= 0:
         _gbt_review_drop(keep, n, dv, _GBT_REVIEW_SHARE)
+    if dv != NULL and rules & _GBT_RULE_FOOTER and words >= 0:
+        _gbt_footer_drop(keep, n, dv)
+    if dv != NULL and rules & _GBT_RULE_UNSHOWN and words >= 0:
+        _gbt_unshown_drop(keep, n, dv, _GBT_REVIEW_SHARE)
     return words
 
 
@@ -2856,7 +2995,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
                  bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
                  double rel_best=0.0, double rel_share=0.0, int rel_types=-1, double dup_words=0.0,
-                 int dup_types=-1, int review_types=0):
+                 int dup_types=-1, int review_types=0, int footer_types=0, int unshown_types=0):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's compiled
@@ -2883,7 +3022,9 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     (-1: any page), a kept unit of at least `dup_words` words (0: the rule is off) whose words
     are those of an earlier kept unit is dropped (`_gbt_dedupe`).
     `review_types`: on a page whose most probable type is in this bit mask (0: none), the nodes
-    inside review and rating widgets are dropped (`_gbt_review_drop`).
+    inside review and rating widgets are dropped (`_gbt_review_drop`); `footer_types`: likewise,
+    the nodes inside the page's footer (`_gbt_footer_drop`); `unshown_types`: likewise, the nodes
+    inside elements whose class says they are not shown (`_gbt_unshown_drop`).
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
@@ -2891,21 +3032,21 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     if first is None:
         keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                              low_cut, 0.0, rel_best, rel_share, rel_types, &words, starved_words, dup_types,
-                             dup_words, review_types)
+                             dup_words, review_types, footer_types, unshown_types)
         if 0 <= words < starved_words:         # a starved page of many units: every tree, the low cut
             keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                                  low_cut, starved_words, rel_best, rel_share, rel_types, NULL, 0.0, dup_types,
-                                 dup_words, review_types)
+                                 dup_words, review_types, footer_types, unshown_types)
         return keep
-    cdef bint review = False
+    cdef int rules = 0
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
     if page_types is not None and units_arr.shape[0]:
         probs = _gbt_page_types(d, page_arr, page_types)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
         pv2 = np.ascontiguousarray(X_arr[0, _GF_PT:_GF_PT + _GBT_NTYPES])      # float32, as the rows hold them
-        cut, page_cut, rel_best, dup_words, review = _gbt_type_decisions(
+        cut, page_cut, rel_best, dup_words, rules = _gbt_type_decisions(
             <const float *>cnp.PyArray_DATA(pv2), type_cuts, cut, page_cut, rel_types, rel_best, dup_types,
-            dup_words, review_types)
+            dup_words, review_types, footer_types, unshown_types)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:
@@ -2943,7 +3084,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         ks.zall = zall2
         _gbt_keep_block(&ks, xp, zp, 0, m, cut, page_cut, min_overlap, ub, low_cut)
         _gbt_keep_mask(&ks, ub, n, uo, headline, fallback, kp, starved_words, m, rel_best, rel_share, &d.view,
-                       dup_words, review)
+                       dup_words, rules)
     free(ub)
     free(zall2)
     return keep

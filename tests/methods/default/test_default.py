@@ -497,6 +497,61 @@ def test_review_widgets_are_dropped_on_product_pages_only():
     assert "Great socks" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
 
 
+def test_page_footer_is_dropped():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
+               "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
+    fine_print = "".join(f"<li>{k}. Financing available to qualified customers, subject to credit approval.</li>"
+                         for k in range(20))
+    page = ("<html><body><main>" + buy_box + "<article><p>Our guide to wool.</p><footer><p>Filed under socks, "
+            "wool and walking.</p></footer></article></main><div class='wrap'><footer class='site'><ol>" + fine_print
+            + "</ol></footer></div><div role='contentinfo'><p>Company: about us, careers, press.</p></div></body></html>")
+    doc = fastx.parse(page)
+
+    assert set(dm.FOOTER_TYPES) == set(dm._page_type.PAGE_TYPES)
+    for kind in dm.FOOTER_TYPES:
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Soft merino wool" in text and "Price: 18 euros" in text
+        # the page's footer goes, though it is most of the kept text; so does role=contentinfo
+        assert "Financing" not in text and "Company: about us" not in text, kind
+        # an article's own footer (inside a sectioning element) is not the page's
+        assert "Filed under socks" in text
+    # a page that is all footer keeps nothing
+    d2 = fastx.parse("<html><body><footer><h2>Help</h2><p>" + "Returns, refunds and disputes. " * 20
+                     + "</p></footer></body></html>")
+    assert d2.render_text(keep_all.keep(d2, page_types=_read_as("product"))).strip() == ""
+    # explicit thresholds are the caller's
+    assert "Financing" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
+
+
+def test_unshown_elements_are_dropped_on_product_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
+               "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
+    unshown = ("<div class='Hidden complete-set'><p>Added to your cart! Complete the set?</p></div>"
+               "<p class='sr-only'>This is an image gallery carousel.</p>"
+               "<span class='price visually-hidden'>Original price was 24 euros.</span>")
+    shown_later = ("<div class='hidden md:block'><p>Free returns within 30 days.</p></div>"
+                   "<div class='d-none d-lg-flex'><p>Made in our own mill.</p></div>"
+                   "<div class='hidden-gem'><p>Hand-linked toes.</p></div>")
+    doc = fastx.parse("<html><body>" + buy_box + unshown + shown_later + "</body></html>")
+
+    assert dm.UNSHOWN_TYPES == ("product",)
+    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("product")))
+    assert "Soft merino wool" in text and "Price: 18 euros" in text
+    assert "Complete the set" not in text and "image gallery" not in text and "Original price" not in text
+    # a breakpoint shows it again; a class that only starts like one is not one
+    assert "Free returns" in text and "own mill" in text and "Hand-linked" in text
+    for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
+        assert "Complete the set" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
+    # a page that is mostly unshown text keeps it
+    many = "<html><body><h1>Socks</h1><div class='hide'>" + "<p>Warm and dry on the trail.</p>" * 20 + "</div></body></html>"
+    d2 = fastx.parse(many)
+    assert "Warm and dry" in d2.render_text(keep_all.keep(d2, page_types=_read_as("product")))
+    # explicit thresholds are the caller's
+    assert "Complete the set" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
