@@ -2748,13 +2748,22 @@ GBT_REVIEW_WORDS = (b"review", b"reviews", b"rating", b"ratings", b"yotpo", b"ok
                     b"trustpilot", b"bazaarvoice", b"feefo", b"reevoo", b"stamped", b"loox", b"powerreview",
                     b"powerreviews")
 DEF _GBT_REVIEW_SHARE = 0.5     # the most of a page's kept text the review rule may drop
+
+
+cdef Py_ssize_t _gbt_word_table(tuple words, const unsigned char **at, Py_ssize_t *lens, Py_ssize_t cap):
+    """Fill a rule's C table of words (`at`, `lens`: at most `cap`) from a module-level tuple of
+    bytes, which keeps them alive; returns how many."""
+    cdef Py_ssize_t k = 0
+    for w in words[:cap]:
+        at[k] = <const unsigned char *>(<bytes>w)
+        lens[k] = len(w)
+        k += 1
+    return k
+
+
 cdef const unsigned char *_gbt_review_s[16]
 cdef Py_ssize_t _gbt_review_len[16]
-cdef Py_ssize_t _gbt_review_n = 0
-for _w in GBT_REVIEW_WORDS[:16]:
-    _gbt_review_s[_gbt_review_n] = <const unsigned char *>(<bytes>_w)
-    _gbt_review_len[_gbt_review_n] = len(_w)
-    _gbt_review_n += 1
+cdef Py_ssize_t _gbt_review_n = _gbt_word_table(GBT_REVIEW_WORDS, _gbt_review_s, _gbt_review_len, 16)
 
 
 cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
@@ -2835,11 +2844,7 @@ GBT_UNSHOWN_CLASSES = (b"hide", b"hidden", b"d-none", b"is-hidden", b"u-hidden",
                        b"visuallyhidden", b"screen-reader-text", b"screen-reader-only", b"u-visually-hidden")
 cdef const unsigned char *_gbt_unshown_s[16]
 cdef Py_ssize_t _gbt_unshown_len[16]
-cdef Py_ssize_t _gbt_unshown_n = 0
-for _w in GBT_UNSHOWN_CLASSES[:16]:
-    _gbt_unshown_s[_gbt_unshown_n] = <const unsigned char *>(<bytes>_w)
-    _gbt_unshown_len[_gbt_unshown_n] = len(_w)
-    _gbt_unshown_n += 1
+cdef Py_ssize_t _gbt_unshown_n = _gbt_word_table(GBT_UNSHOWN_CLASSES, _gbt_unshown_s, _gbt_unshown_len, 16)
 
 
 cdef bint _gbt_unshown_value(fx_attr *a) noexcept nogil:

@@ -489,12 +489,8 @@ def test_review_widgets_are_dropped_on_product_pages_only():
     assert "Great socks" not in text and "4.8 out of 5" not in text     # "review" and camelCase "Ratings"
     for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
         assert "Great socks" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
-    # a page that is mostly its reviews keeps them (the widget is what it is about)
-    many = "<html><body><h1>Socks</h1><div class='reviews'>" + "<p>Great socks, warm and dry on the trail.</p>" * 20 + "</div></body></html>"
-    d2 = fastx.parse(many)
-    assert "Great socks" in d2.render_text(keep_all.keep(d2, page_types=_read_as("product")))
-    # explicit thresholds are the caller's
-    assert "Great socks" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
+    _assert_share_guard_and_thresholds(keep_all, doc, "Great socks", "reviews",
+                                       "Great socks, warm and dry on the trail.")
 
 
 def test_page_footer_is_dropped():
@@ -544,12 +540,7 @@ def test_unshown_elements_are_dropped_on_product_pages_only():
     assert "Free returns" in text and "own mill" in text and "Hand-linked" in text
     for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
         assert "Complete the set" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
-    # a page that is mostly unshown text keeps it
-    many = "<html><body><h1>Socks</h1><div class='hide'>" + "<p>Warm and dry on the trail.</p>" * 20 + "</div></body></html>"
-    d2 = fastx.parse(many)
-    assert "Warm and dry" in d2.render_text(keep_all.keep(d2, page_types=_read_as("product")))
-    # explicit thresholds are the caller's
-    assert "Complete the set" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
+    _assert_share_guard_and_thresholds(keep_all, doc, "Complete the set", "hide", "Warm and dry on the trail.")
 
 
 def test_page_threshold_drops_pages_without_main_content():
@@ -666,3 +657,13 @@ def test_beats_cetd_on_the_shipped_validation_pages():
     f1 = {m: aggregate(r)["f1"] for m, r in rows.items()}
     assert f1["default"] > f1["cetd"] + 0.02 and f1["default"] > 0.85, f1
     assert not math.isnan(f1["default"])
+
+
+def _assert_share_guard_and_thresholds(model, doc, dropped, cls, para):
+    """What a class rule on product pages leaves alone: a page that is mostly the flagged text
+    (an element of class `cls` holding `para` 20 times: what the page is about) keeps it, and
+    explicit thresholds are the caller's (`dropped`, which the rule drops from `doc`, stays)."""
+    many = f"<html><body><h1>Socks</h1><div class='{cls}'>" + f"<p>{para}</p>" * 20 + "</div></body></html>"
+    d2 = fastx.parse(many)
+    assert para.split(",")[0] in d2.render_text(model.keep(d2, page_types=_read_as("product")))
+    assert dropped in doc.render_text(model.keep(doc, threshold=0.5, page_types=_read_as("product")))
