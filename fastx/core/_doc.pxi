@@ -61,10 +61,12 @@ cdef enum:
     NF_ITEMPROP = 512    # the element has an itemprop attribute (microdata)
     NF_HINT_ATTR = 1024  # it has a class, id or rel attribute (bylines, datelines): the metadata scan
                          # reads the attributes of these two kinds of element only (_meta.pxi)
+    NF_ROLE = 2048       # it has a role attribute (WAI-ARIA landmarks: default's footer rule reads the
+                         # attributes of these elements only)
 
 NODE_FLAGS = {"link": NF_LINK, "in_link": NF_IN_LINK, "block": NF_BLOCK, "ws_before": NF_WS_BEFORE,
               "ws_after": NF_WS_AFTER, "heading": NF_HEADING, "p": NF_P, "br": NF_BR, "pre": NF_PRE,
-              "itemprop": NF_ITEMPROP, "hint_attr": NF_HINT_ATTR}
+              "itemprop": NF_ITEMPROP, "hint_attr": NF_HINT_ATTR, "role": NF_ROLE}
 PRE_TAGS = ("pre", "textarea", "listing", "plaintext", "xmp")
 
 DROP_TAGS = ("script", "style", "noscript", "template", "iframe", "svg", "math", "object", "embed",
@@ -330,7 +332,8 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
     white-space: pre* (_style_bits); `meta` gets NF_ITEMPROP when the element has an itemprop,
     NF_HINT_ATTR when it has a class, id or rel (the names only are compared, as for the other
     attributes: their values are not read here), so that the metadata scan reads no attribute
-    of the other elements; NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
+    of the other elements; NF_ROLE when it has a role (default's footer rule reads the
+    attributes of these elements only); NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
     <dropdown-item href=...>: a link a script follows) with an href (a standard element's href,
     Webflow's <div href="#">, is a leftover, not a link).
 
@@ -374,9 +377,10 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
                 return True
             if n == 5 and memcmp(s, b"class", 5) == 0:
                 cls = a
-            elif n == 4 and memcmp(s, b"role", 4) == 0 and (
-                    _attr_value_eq_ci(a, b"tabpanel", 8) or _attr_value_eq_ci(a, b"region", 6)):
-                panel = True
+            elif n == 4 and memcmp(s, b"role", 4) == 0:
+                meta[0] |= NF_ROLE
+                if _attr_value_eq_ci(a, b"tabpanel", 8) or _attr_value_eq_ci(a, b"region", 6):
+                    panel = True
             if custom and n == 4 and memcmp(s, b"href", 4) == 0:
                 meta[0] |= NF_LINK | NF_IN_LINK
             if n == 8 and memcmp(s, b"itemprop", 8) == 0:

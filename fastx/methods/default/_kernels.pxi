@@ -2937,7 +2937,7 @@ cdef void _gbt_footer_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv) noexc
                 f |= 1
             elif t < STATIC_LIMIT and _gbt_tagsem[t] & _GS_FOOTER and not f & 1:
                 f |= 2
-            if not f & 2 and (<fx_element *>node).first_attr != NULL \
+            if not f & 2 and dv.flags[i] & NF_ROLE \
                     and not (t < STATIC_LIMIT and _tag_props[t] & TP_PAGE) and _gbt_attr_sem(node) & _GS_FOOTER:
                 f |= 2
         flag[i] = f
