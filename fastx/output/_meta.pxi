@@ -2038,10 +2038,15 @@ def meta_resolve(doc, url, cls, page_type=None):
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
     dayfirst = _meta_dayfirst(lang or metas.get("og:locale") or metas.get("content-language"))
+    upload = None
     if main is not None:
-        set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished")) or _meta_ld_str(main.get("dateCreated"))
-                                or _meta_ld_str(main.get("uploadDate"))), "json-ld")
+        set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished")) or _meta_ld_str(main.get("dateCreated"))),
+             "json-ld")
         set_("date_modified", meta_parse_date(_meta_ld_str(main.get("dateModified"))), "json-ld")
+        # a VideoObject's uploadDate is often a video embedded in the page (a forum post or an
+        # article quoting a clip): the day the video went up, not the page; it is taken after the
+        # page's own <meta> and microdata published dates
+        upload = meta_parse_date(_meta_ld_str(main.get("uploadDate")))
     if md.date is None and page_obj is not None:
         set_("date", meta_parse_date(_meta_ld_str(page_obj.get("datePublished"))), "json-ld")
     if md.date is None:
@@ -2080,6 +2085,8 @@ def meta_resolve(doc, url, cls, page_type=None):
                     if set_("date", meta_parse_date(v), "microdata"):
                         break
     if md.date is None:
+        set_("date", upload, "json-ld")
+    if md.date is None:
         set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
                                        dayfirst)
              if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
@@ -2088,15 +2095,19 @@ def meta_resolve(doc, url, cls, page_type=None):
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
         # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
-        # first publication (a CMS that migrated or republished the page stamped it anew)
+        # first publication (a CMS that migrated or republished the page stamped it anew). The
+        # metadata's date shown only as an update ("Apr 26, 2023 · Updated Aug 21, 2025" where
+        # the metadata says Aug 21) is the revision's, not a publication the page shows: the
+        # unlabelled earlier date is then taken too, when it is not itself labelled an update.
         h1_order = h1s[0][1] if h1s else 0
         first = next(_meta_shown_dates(times, hints, texts, years, h1_order, _META_SHOWN_NEAR,
                                        dayfirst=dayfirst), None)
         if first is not None and first[0] < md.date and\
-                (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2 and\
-                all(d != md.date for d, _, _, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order,
-                                                                     dayfirst=dayfirst)):
-            md.date, src["date"] = first[0], first[1]
+                (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2:
+            shown_as = [update for d, _, update, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order,
+                                                                          dayfirst=dayfirst) if d == md.date]
+            if not shown_as or not first[2] and any(shown_as):
+                md.date, src["date"] = first[0], first[1]
     url_day = meta_url_date(url) or meta_url_date(canonical)
     if md.date is not None and url_day is not None and md.date != url_day and len(md.date) == 10:
         # a day in the URL path (/2025/12/18/) is the publication day as the site's CMS saw it,

@@ -215,6 +215,27 @@ def test_dateline_beside_the_headline_against_the_metadata_date(shown, meta_date
     assert m.source["date"] == ("byline" if out != meta_date else "json-ld")
 
 
+def test_the_metadata_date_shown_only_as_an_update_gives_way_to_the_earlier_dateline():
+    # "Apr 26, 2023" under the headline, then "Updated Aug 21, 2025": the metadata's date is the revision's
+    html = ("<html><head><script type='application/ld+json'>{\"@type\": \"Article\", "
+            "\"datePublished\": \"2025-08-21\"}</script></head><body><h1>How much to pay</h1>"
+            "<p class='date'>Apr 26, 2023</p><p class='updated'>Updated Aug 21, 2025</p><p>Text.</p></body></html>")
+    m = meta(html)
+    assert m.date == "2023-04-26" and m.source["date"] == "byline"
+
+
+def test_an_embedded_videos_upload_date_gives_way_to_the_pages_meta_date():
+    # a forum post quoting a clip: the VideoObject is the only JSON-LD, the post's date is in <meta>
+    html = ("<html><head><meta property='article:published_time' content='2024-06-02T15:24:08+00:00'>"
+            "<script type='application/ld+json'>{\"@type\": \"VideoObject\", \"name\": \"A clip\", "
+            "\"uploadDate\": \"2024-06-07T02:17:25Z\"}</script></head><body><h1>My take</h1><p>Text.</p></body></html>")
+    m = meta(html)
+    assert m.date == "2024-06-02" and m.source["date"] == "meta"
+    # a video page with no other date keeps it
+    alone = html.replace("<meta property='article:published_time' content='2024-06-02T15:24:08+00:00'>", "")
+    assert meta(alone).date == "2024-06-07"
+
+
 def test_a_dateline_far_from_the_headline_does_not_overrule_the_metadata():
     filler = "".join(f"<p>Paragraph {i}.</p>" for i in range(60))
     html = ("<html><head><meta property='article:published_time' content='2025-03-04T10:00:00Z'></head>"
