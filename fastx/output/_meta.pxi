@@ -1497,6 +1497,15 @@ _META_ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsar
                   "searchresultspage", "contactpage", "realestatelisting"}
 _META_PAGE_TYPES = {"webpage", "aboutpage", "faqpage", "collectionpage", "itempage", "profilepage",
                "searchresultspage", "contactpage", "medicalwebpage", "qapage", "checkoutpage"}
+# the main entity of a shop's or a catalogue's page: its datePublished is the day the listing went
+# up (a Shopify product's creation), which the page does not show as its date (on wcxb-dev the
+# gold of these pages has no date: 11 of 11)
+_META_LISTING_TYPES = frozenset(("product", "course"))
+# the types of a story, whose date is the page's even when a listing (a Product under review)
+# comes first in the page's JSON-LD
+_META_STORY_TYPES = frozenset(("article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
+                               "opinionnewsarticle", "backgroundnewsarticle", "scholarlyarticle", "techarticle",
+                               "review", "liveblogposting", "socialmediaposting", "discussionforumposting"))
 _META_ORG_TYPES = {"organization", "newsmediaorganization", "corporation", "localbusiness", "website",
               "educationalorganization", "governmentorganization", "ngo", "onlinestore", "store"}
 
@@ -1948,6 +1957,7 @@ def meta_resolve(doc, url, cls, page_type=None):
     ld = _meta_ld_objects(ld_texts) if ld_texts else []
     # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
     main = None
+    main_types = ()
     page_obj = None
     ld_types = []                   # each object's types, read once
     for o in ld:
@@ -1955,6 +1965,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         ld_types.append(ts)
         if main is None and any(t in _META_ARTICLE_TYPES and t not in _META_PAGE_TYPES for t in ts):
             main = o
+            main_types = ts
         if page_obj is None and any(t in _META_PAGE_TYPES for t in ts):
             page_obj = o
     host = _meta_host(url) or _meta_host(canonical)
@@ -2039,17 +2050,22 @@ def meta_resolve(doc, url, cls, page_type=None):
     # ---- dates: the metadata's published and modified dates, then what the page shows
     dayfirst = _meta_dayfirst(lang or metas.get("og:locale") or metas.get("content-language"))
     upload = None
+    # a page whose main entity is a listing (and that holds no story: a review's Product is not
+    # its main entity) has no publication date: none is read for it
+    dated = not any(t in _META_LISTING_TYPES for t in main_types) or\
+        any(t in _META_STORY_TYPES for ts in ld_types for t in ts)
     if main is not None:
-        set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished")) or _meta_ld_str(main.get("dateCreated"))),
-             "json-ld")
+        if dated:
+            set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished"))
+                                         or _meta_ld_str(main.get("dateCreated"))), "json-ld")
+            # a VideoObject's uploadDate is often a video embedded in the page (a forum post or an
+            # article quoting a clip): the day the video went up, not the page's; it is taken
+            # after the page's own <meta> and microdata published dates
+            upload = meta_parse_date(_meta_ld_str(main.get("uploadDate")))
         set_("date_modified", meta_parse_date(_meta_ld_str(main.get("dateModified"))), "json-ld")
-        # a VideoObject's uploadDate is often a video embedded in the page (a forum post or an
-        # article quoting a clip): the day the video went up, not the page; it is taken after the
-        # page's own <meta> and microdata published dates
-        upload = meta_parse_date(_meta_ld_str(main.get("uploadDate")))
-    if md.date is None and page_obj is not None:
+    if dated and md.date is None and page_obj is not None:
         set_("date", meta_parse_date(_meta_ld_str(page_obj.get("datePublished"))), "json-ld")
-    if md.date is None:
+    if dated and md.date is None:
         for k in groups.get("date", ()):
             if set_("date", meta_parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
                 break
@@ -2059,7 +2075,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         for k in groups.get("mod", ()):
             if set_("date_modified", meta_parse_date(metas[k]), "meta"):
                 break
-    if md.date is None:
+    if dated and md.date is None:
         # the first microdata date in page order: the main item's (a forum's question, not the
         # comment under it that names its date datePublished)
         for _, v in sorted((o, v) for k in ("datepublished", "datecreated", "pubdate", "date")
@@ -2070,28 +2086,23 @@ def meta_resolve(doc, url, cls, page_type=None):
         for v, _ in items.get("datemodified", [])[:2]:
             if set_("date_modified", meta_parse_date(v), "microdata"):
                 break
-    if md.date is None or md.date_modified is None:
+    if dated and md.date is None or md.date_modified is None:
         # other <meta> names that say what they hold ("w-published-date", "post:updated_time")
         for k, v in [(k, v) for k, v in metas.items() if "date" in k or "time" in k or "publish" in k]:
             if "modif" in k or "updated" in k:
                 set_("date_modified", meta_parse_date(v), "meta")
-            elif "publish" in k or k.endswith((":date", "_date", "-date", ".date"))\
-                    and not any(w in k for w in ("expir", "valid", "event", "start", "end")):
+            elif dated and ("publish" in k or k.endswith((":date", "_date", "-date", ".date"))
+                            and not any(w in k for w in ("expir", "valid", "event", "start", "end"))):
                 set_("date", meta_parse_date(v), "meta")
-    if md.date is None:
+    if dated and md.date is None:
         for k, vs in items.items():
             if "date" in k and ("publish" in k or "creat" in k):
                 for v, _ in vs[:2]:
                     if set_("date", meta_parse_date(v), "microdata"):
                         break
-    if md.date is None:
+    if dated and md.date is None:
         set_("date", upload, "json-ld")
-    if md.date is None:
-        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
-                                       dayfirst)
-             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
-                                                    dayfirst=dayfirst))
-    else:
+    if md.date is not None:
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
         # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
@@ -2108,6 +2119,11 @@ def meta_resolve(doc, url, cls, page_type=None):
                                                                           dayfirst=dayfirst) if d == md.date]
             if not shown_as or not first[2] and any(shown_as):
                 md.date, src["date"] = first[0], first[1]
+    elif dated:
+        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
+                                       dayfirst)
+             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
+                                                    dayfirst=dayfirst))
     url_day = meta_url_date(url) or meta_url_date(canonical)
     if md.date is not None and url_day is not None and md.date != url_day and len(md.date) == 10:
         # a day in the URL path (/2025/12/18/) is the publication day as the site's CMS saw it,
@@ -2117,7 +2133,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         d0, d1 = _pydate.fromisoformat(md.date), _pydate.fromisoformat(url_day)
         if abs((d0 - d1).days) == 1 or (d0.year == d1.year and d0.month == d1.day and d0.day == d1.month):
             md.date, src["date"] = url_day, "url"
-    if md.date is None:
+    if dated and md.date is None:
         set_("date", url_day, "url")
 
     # ---- language

@@ -236,6 +236,22 @@ def test_an_embedded_videos_upload_date_gives_way_to_the_pages_meta_date():
     assert meta(alone).date == "2024-06-07"
 
 
+@pytest.mark.parametrize("kind", ["Product", "Course"])
+def test_a_listing_has_no_publication_date(kind):
+    # a shop's product (a Shopify listing's creation day in its JSON-LD and <meta>, a review's date
+    # under it), a catalogue's course: the page's gold has no date
+    html = ("<html><head><meta property='article:published_time' content='2018-12-22T10:00:00Z'>"
+            f"<script type='application/ld+json'>[{{\"@type\": \"{kind}\", \"name\": \"Blue Cup\", "
+            "\"datePublished\": \"2018-12-22\", \"dateModified\": \"2024-01-05\"}, "
+            "{\"@type\": \"WebPage\", \"datePublished\": \"2018-12-22\"}]</script></head>"
+            "<body><h1>Blue Cup</h1><p class='date'>Reviewed March 3, 2024</p><p>Price: $12.</p></body></html>")
+    m = meta(html)
+    assert m.date is None and m.date_modified == "2024-01-05"
+    # a review of the product: the story's date is the page's
+    review = html.replace("}]</script>", "}, {\"@type\": \"Review\", \"datePublished\": \"2024-03-03\"}]</script>")
+    assert meta(review).date is not None
+
+
 def test_a_dateline_far_from_the_headline_does_not_overrule_the_metadata():
     filler = "".join(f"<p>Paragraph {i}.</p>" for i in range(60))
     html = ("<html><head><meta property='article:published_time' content='2025-03-04T10:00:00Z'></head>"
