@@ -17,7 +17,8 @@
 # short strings).
 
 DEF _META_TEXT_MAX = 320          # bytes of an element's text kept
-DEF _META_LABEL_MAX = 48          # bytes of the label before a year text (its element's text before it)
+DEF _META_LABEL_MAX = 48          # characters of the label before a year text (its element's text before it)
+DEF _META_LABEL_NODES = 8         # nodes before a year text read for its label
 DEF _META_TEXT_NODES = 64         # nodes visited to gather an element's text
 DEF _META_JSONLD_MAX = 1048576    # bytes of one JSON-LD script kept
 DEF _META_MAX_META = 400          # <meta> records
@@ -671,9 +672,12 @@ def meta_scan(Doc doc):
                 if bl == 3:
                     if n_years < _META_MAX_YEARS:
                         # with the text before it in its element: its label ("<dd><b>Joined:</b>
-                        # Dec 11, 2021</dd>")
+                        # Dec 11, 2021</dd>"), the last _META_LABEL_MAX characters of the
+                        # _META_LABEL_NODES nodes before it (the words next to the date: "... and
+                        # is valid through 01/23/2026")
                         up = docv.parent[i]
-                        out.append((10, _meta_doc_span_text(doc, up + 1, i, _META_LABEL_MAX) if 0 <= up < i - 1
+                        out.append((10, _meta_doc_span_text(doc, max(up + 1, i - _META_LABEL_NODES), i, _META_TEXT_MAX)
+                                    [-_META_LABEL_MAX:] if 0 <= up < i - 1
                                     else "", (<const char *>docv.text_buf + docv.text_off[i])[:tlen].decode(
                                     "utf-8", "replace"), order))
                         n_years += 1
@@ -2703,6 +2707,13 @@ _META_UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis 
 # since ..."): the date of an account, not of the page
 _META_PROFILE = re.compile(r"\b(?:joined|join date|member since|registered|founded|last (?:seen|active|visit|login))\b"
                            r"|注册时间|注册于|加入时间", re.I)
+# a deadline or the end of a period, not a dateline: the date right after "through", "until",
+# "valid", "as of", "expires", "ends", "due" ("Travel through December 31, 2025", "Offer valid
+# through 01/23/2026", "Sources: Morningstar, as of December 31, 2025"); the label is the text
+# before the year, so the month and day between the word and the year are allowed for
+_META_DEADLINE = re.compile(r"\b(?:through|thru|until|till|valid|as of|expires?|expiring|ends?|ended|ending|deadline|due)"
+                            r"\W*(?:on\W+)?(?:[^\W\d_]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\W{0,3}|"
+                            r"\d{1,2}(?:st|nd|rd|th)?\s+[^\W\d_]{3,9}\.?\W{0,3}|\d{1,2}[/.-]\d{1,2}[/.-])?$", re.I)
 _META_NOT_DATELINE_WORDS = ("comment", "related", "footer", "copyright")     # class/id of other items' dates
 _META_NOT_DATELINE = re.compile("|".join(_META_NOT_DATELINE_WORDS), re.I)
 
@@ -2746,7 +2757,7 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, mor
     _meta_dateline_hints(hints, h1_order, limit, entries)
     for label, raw, order in years:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and _META_PROFILE.search(label) is None:
+        if dist <= limit and _META_PROFILE.search(label) is None and _META_DEADLINE.search(label) is None:
             entries.append((dist, 3, "", raw))
     later = None
     if more is not None:
@@ -2770,7 +2781,7 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, mor
         d = (meta_parse_date(m[1]) if m else None) or meta_parse_date(t[:160], dayfirst)
         if d:
             label = t[:t.find(d[:4]) if d[:4] in t else 60]
-            if _META_PROFILE.search(label) is None:
+            if _META_PROFILE.search(label) is None and _META_DEADLINE.search(label) is None:
                 yield d, "byline", _META_UPDATED.search(label) is not None, dist
 
 

@@ -252,6 +252,28 @@ def test_a_listing_has_no_publication_date(kind):
     assert meta(review).date is not None
 
 
+@pytest.mark.parametrize("label, out", [
+    ("Travel through", None),              # an offer's period
+    ("Offer valid until", None),
+    ("Sources: Morningstar, as of", None),  # a figure's date
+    ("Posted on", "2025-12-31"),
+])
+def test_a_deadline_is_not_a_dateline(label, out):
+    html = (f"<html><body><h1>Fly to Maui</h1><p class='date'>{label} December 31, 2025</p>"
+            "<p>Text.</p></body></html>")
+    assert meta(html).date == out
+
+
+def test_a_deadline_is_read_from_the_words_next_to_a_date_of_its_own():
+    # the date a text node of its own after a long sentence (a comment splits the text): the label
+    # is the words nearest the date, not the sentence's start
+    html = ("<html><body><h1>Electricians near Ponchatoula</h1><p>This estimate is based on actual data from "
+            "31 completed projects in the Ponchatoula area and is valid through<!-- --> 01/23/2026</p>"
+            "<p>Text.</p></body></html>")
+    assert meta(html).date is None
+    assert meta(html.replace("is valid through", "was last checked on")).date == "2026-01-23"
+
+
 def test_a_dateline_far_from_the_headline_does_not_overrule_the_metadata():
     filler = "".join(f"<p>Paragraph {i}.</p>" for i in range(60))
     html = ("<html><head><meta property='article:published_time' content='2025-03-04T10:00:00Z'></head>"
