@@ -17,7 +17,8 @@
 # short strings).
 
 DEF _META_TEXT_MAX = 320          # bytes of an element's text kept
-DEF _META_LABEL_MAX = 48          # bytes of the label before a year text (its element's text before it)
+DEF _META_LABEL_MAX = 48          # characters of the label before a year text (its element's text before it)
+DEF _META_LABEL_NODES = 8         # nodes before a year text read for its label
 DEF _META_TEXT_NODES = 64         # nodes visited to gather an element's text
 DEF _META_JSONLD_MAX = 1048576    # bytes of one JSON-LD script kept
 DEF _META_MAX_META = 400          # <meta> records
@@ -671,9 +672,12 @@ def meta_scan(Doc doc):
                 if bl == 3:
                     if n_years < _META_MAX_YEARS:
                         # with the text before it in its element: its label ("<dd><b>Joined:</b>
-                        # Dec 11, 2021</dd>")
+                        # Dec 11, 2021</dd>"), the last _META_LABEL_MAX characters of the
+                        # _META_LABEL_NODES nodes before it (the words next to the date: "... and
+                        # is valid through 01/23/2026")
                         up = docv.parent[i]
-                        out.append((10, _meta_doc_span_text(doc, up + 1, i, _META_LABEL_MAX) if 0 <= up < i - 1
+                        out.append((10, _meta_doc_span_text(doc, max(up + 1, i - _META_LABEL_NODES), i, _META_TEXT_MAX)
+                                    [-_META_LABEL_MAX:] if 0 <= up < i - 1
                                     else "", (<const char *>docv.text_buf + docv.text_off[i])[:tlen].decode(
                                     "utf-8", "replace"), order))
                         n_years += 1
@@ -1497,6 +1501,15 @@ _META_ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsar
                   "searchresultspage", "contactpage", "realestatelisting"}
 _META_PAGE_TYPES = {"webpage", "aboutpage", "faqpage", "collectionpage", "itempage", "profilepage",
                "searchresultspage", "contactpage", "medicalwebpage", "qapage", "checkoutpage"}
+# the main entity of a shop's or a catalogue's page: its datePublished is the day the listing went
+# up (a Shopify product's creation), which the page does not show as its date (on wcxb-dev the
+# gold of these pages has no date: 11 of 11)
+_META_LISTING_TYPES = frozenset(("product", "course"))
+# the types of a story, whose date is the page's even when a listing (a Product under review)
+# comes first in the page's JSON-LD
+_META_STORY_TYPES = frozenset(("article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
+                               "opinionnewsarticle", "backgroundnewsarticle", "scholarlyarticle", "techarticle",
+                               "review", "liveblogposting", "socialmediaposting", "discussionforumposting"))
 _META_ORG_TYPES = {"organization", "newsmediaorganization", "corporation", "localbusiness", "website",
               "educationalorganization", "governmentorganization", "ngo", "onlinestore", "store"}
 
@@ -1948,6 +1961,7 @@ def meta_resolve(doc, url, cls, page_type=None):
     ld = _meta_ld_objects(ld_texts) if ld_texts else []
     # the page's main JSON-LD entity: an article-like type first, else a WebPage, in page order
     main = None
+    main_types = ()
     page_obj = None
     ld_types = []                   # each object's types, read once
     for o in ld:
@@ -1955,6 +1969,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         ld_types.append(ts)
         if main is None and any(t in _META_ARTICLE_TYPES and t not in _META_PAGE_TYPES for t in ts):
             main = o
+            main_types = ts
         if page_obj is None and any(t in _META_PAGE_TYPES for t in ts):
             page_obj = o
     host = _meta_host(url) or _meta_host(canonical)
@@ -2038,13 +2053,23 @@ def meta_resolve(doc, url, cls, page_type=None):
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
     dayfirst = _meta_dayfirst(lang or metas.get("og:locale") or metas.get("content-language"))
+    upload = None
+    # a page whose main entity is a listing (and that holds no story: a review's Product is not
+    # its main entity) has no publication date: none is read for it
+    dated = not any(t in _META_LISTING_TYPES for t in main_types) or\
+        any(t in _META_STORY_TYPES for ts in ld_types for t in ts)
     if main is not None:
-        set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished")) or _meta_ld_str(main.get("dateCreated"))
-                                or _meta_ld_str(main.get("uploadDate"))), "json-ld")
+        if dated:
+            set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished"))
+                                         or _meta_ld_str(main.get("dateCreated"))), "json-ld")
+            # a VideoObject's uploadDate is often a video embedded in the page (a forum post or an
+            # article quoting a clip): the day the video went up, not the page's; it is taken
+            # after the page's own <meta> and microdata published dates
+            upload = meta_parse_date(_meta_ld_str(main.get("uploadDate")))
         set_("date_modified", meta_parse_date(_meta_ld_str(main.get("dateModified"))), "json-ld")
-    if md.date is None and page_obj is not None:
+    if dated and md.date is None and page_obj is not None:
         set_("date", meta_parse_date(_meta_ld_str(page_obj.get("datePublished"))), "json-ld")
-    if md.date is None:
+    if dated and md.date is None:
         for k in groups.get("date", ()):
             if set_("date", meta_parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
                 break
@@ -2054,7 +2079,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         for k in groups.get("mod", ()):
             if set_("date_modified", meta_parse_date(metas[k]), "meta"):
                 break
-    if md.date is None:
+    if dated and md.date is None:
         # the first microdata date in page order: the main item's (a forum's question, not the
         # comment under it that names its date datePublished)
         for _, v in sorted((o, v) for k in ("datepublished", "datecreated", "pubdate", "date")
@@ -2065,38 +2090,44 @@ def meta_resolve(doc, url, cls, page_type=None):
         for v, _ in items.get("datemodified", [])[:2]:
             if set_("date_modified", meta_parse_date(v), "microdata"):
                 break
-    if md.date is None or md.date_modified is None:
+    if dated and md.date is None or md.date_modified is None:
         # other <meta> names that say what they hold ("w-published-date", "post:updated_time")
         for k, v in [(k, v) for k, v in metas.items() if "date" in k or "time" in k or "publish" in k]:
             if "modif" in k or "updated" in k:
                 set_("date_modified", meta_parse_date(v), "meta")
-            elif "publish" in k or k.endswith((":date", "_date", "-date", ".date"))\
-                    and not any(w in k for w in ("expir", "valid", "event", "start", "end")):
+            elif dated and ("publish" in k or k.endswith((":date", "_date", "-date", ".date"))
+                            and not any(w in k for w in ("expir", "valid", "event", "start", "end"))):
                 set_("date", meta_parse_date(v), "meta")
-    if md.date is None:
+    if dated and md.date is None:
         for k, vs in items.items():
             if "date" in k and ("publish" in k or "creat" in k):
                 for v, _ in vs[:2]:
                     if set_("date", meta_parse_date(v), "microdata"):
                         break
-    if md.date is None:
-        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
-                                       dayfirst)
-             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
-                                                    dayfirst=dayfirst))
-    else:
+    if dated and md.date is None:
+        set_("date", upload, "json-ld")
+    if md.date is not None:
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
         # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
-        # first publication (a CMS that migrated or republished the page stamped it anew)
+        # first publication (a CMS that migrated or republished the page stamped it anew). The
+        # metadata's date shown only as an update ("Apr 26, 2023 · Updated Aug 21, 2025" where
+        # the metadata says Aug 21) is the revision's, not a publication the page shows: the
+        # unlabelled earlier date is then taken too, when it is not itself labelled an update.
         h1_order = h1s[0][1] if h1s else 0
         first = next(_meta_shown_dates(times, hints, texts, years, h1_order, _META_SHOWN_NEAR,
                                        dayfirst=dayfirst), None)
         if first is not None and first[0] < md.date and\
-                (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2 and\
-                all(d != md.date for d, _, _, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order,
-                                                                     dayfirst=dayfirst)):
-            md.date, src["date"] = first[0], first[1]
+                (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2:
+            shown_as = [update for d, _, update, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order,
+                                                                          dayfirst=dayfirst) if d == md.date]
+            if not shown_as or not first[2] and any(shown_as):
+                md.date, src["date"] = first[0], first[1]
+    elif dated:
+        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
+                                       dayfirst)
+             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
+                                                    dayfirst=dayfirst))
     url_day = meta_url_date(url) or meta_url_date(canonical)
     if md.date is not None and url_day is not None and md.date != url_day and len(md.date) == 10:
         # a day in the URL path (/2025/12/18/) is the publication day as the site's CMS saw it,
@@ -2106,7 +2137,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         d0, d1 = _pydate.fromisoformat(md.date), _pydate.fromisoformat(url_day)
         if abs((d0 - d1).days) == 1 or (d0.year == d1.year and d0.month == d1.day and d0.day == d1.month):
             md.date, src["date"] = url_day, "url"
-    if md.date is None:
+    if dated and md.date is None:
         set_("date", url_day, "url")
 
     # ---- language
@@ -2676,6 +2707,13 @@ _META_UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis 
 # since ..."): the date of an account, not of the page
 _META_PROFILE = re.compile(r"\b(?:joined|join date|member since|registered|founded|last (?:seen|active|visit|login))\b"
                            r"|注册时间|注册于|加入时间", re.I)
+# a deadline or the end of a period, not a dateline: the date right after "through", "until",
+# "valid", "as of", "expires", "ends", "due" ("Travel through December 31, 2025", "Offer valid
+# through 01/23/2026", "Sources: Morningstar, as of December 31, 2025"); the label is the text
+# before the year, so the month and day between the word and the year are allowed for
+_META_DEADLINE = re.compile(r"\b(?:through|thru|until|till|valid|as of|expires?|expiring|ends?|ended|ending|deadline|due)"
+                            r"\W*(?:on\W+)?(?:[^\W\d_]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\W{0,3}|"
+                            r"\d{1,2}(?:st|nd|rd|th)?\s+[^\W\d_]{3,9}\.?\W{0,3}|\d{1,2}[/.-]\d{1,2}[/.-])?$", re.I)
 _META_NOT_DATELINE_WORDS = ("comment", "related", "footer", "copyright")     # class/id of other items' dates
 _META_NOT_DATELINE = re.compile("|".join(_META_NOT_DATELINE_WORDS), re.I)
 
@@ -2719,7 +2757,7 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, mor
     _meta_dateline_hints(hints, h1_order, limit, entries)
     for label, raw, order in years:
         dist = abs(order - h1_order) + (0 if order >= h1_order else 50)
-        if dist <= limit and _META_PROFILE.search(label) is None:
+        if dist <= limit and _META_PROFILE.search(label) is None and _META_DEADLINE.search(label) is None:
             entries.append((dist, 3, "", raw))
     later = None
     if more is not None:
@@ -2743,7 +2781,7 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, mor
         d = (meta_parse_date(m[1]) if m else None) or meta_parse_date(t[:160], dayfirst)
         if d:
             label = t[:t.find(d[:4]) if d[:4] in t else 60]
-            if _META_PROFILE.search(label) is None:
+            if _META_PROFILE.search(label) is None and _META_DEADLINE.search(label) is None:
                 yield d, "byline", _META_UPDATED.search(label) is not None, dist
 
 

@@ -215,6 +215,65 @@ def test_dateline_beside_the_headline_against_the_metadata_date(shown, meta_date
     assert m.source["date"] == ("byline" if out != meta_date else "json-ld")
 
 
+def test_the_metadata_date_shown_only_as_an_update_gives_way_to_the_earlier_dateline():
+    # "Apr 26, 2023" under the headline, then "Updated Aug 21, 2025": the metadata's date is the revision's
+    html = ("<html><head><script type='application/ld+json'>{\"@type\": \"Article\", "
+            "\"datePublished\": \"2025-08-21\"}</script></head><body><h1>How much to pay</h1>"
+            "<p class='date'>Apr 26, 2023</p><p class='updated'>Updated Aug 21, 2025</p><p>Text.</p></body></html>")
+    m = meta(html)
+    assert m.date == "2023-04-26" and m.source["date"] == "byline"
+
+
+def test_an_embedded_videos_upload_date_gives_way_to_the_pages_meta_date():
+    # a forum post quoting a clip: the VideoObject is the only JSON-LD, the post's date is in <meta>
+    html = ("<html><head><meta property='article:published_time' content='2024-06-02T15:24:08+00:00'>"
+            "<script type='application/ld+json'>{\"@type\": \"VideoObject\", \"name\": \"A clip\", "
+            "\"uploadDate\": \"2024-06-07T02:17:25Z\"}</script></head><body><h1>My take</h1><p>Text.</p></body></html>")
+    m = meta(html)
+    assert m.date == "2024-06-02" and m.source["date"] == "meta"
+    # a video page with no other date keeps it
+    alone = html.replace("<meta property='article:published_time' content='2024-06-02T15:24:08+00:00'>", "")
+    assert meta(alone).date == "2024-06-07"
+
+
+@pytest.mark.parametrize("kind", ["Product", "Course"])
+def test_a_listing_has_no_publication_date(kind):
+    # a shop's product (a Shopify listing's creation day in its JSON-LD and <meta>, a review's date
+    # under it), a catalogue's course: the page's gold has no date
+    html = ("<html><head><meta property='article:published_time' content='2018-12-22T10:00:00Z'>"
+            f"<script type='application/ld+json'>[{{\"@type\": \"{kind}\", \"name\": \"Blue Cup\", "
+            "\"datePublished\": \"2018-12-22\", \"dateModified\": \"2024-01-05\"}, "
+            "{\"@type\": \"WebPage\", \"datePublished\": \"2018-12-22\"}]</script></head>"
+            "<body><h1>Blue Cup</h1><p class='date'>Reviewed March 3, 2024</p><p>Price: $12.</p></body></html>")
+    m = meta(html)
+    assert m.date is None and m.date_modified == "2024-01-05"
+    # a review of the product: the story's date is the page's
+    review = html.replace("}]</script>", "}, {\"@type\": \"Review\", \"datePublished\": \"2024-03-03\"}]</script>")
+    assert meta(review).date is not None
+
+
+@pytest.mark.parametrize("label, out", [
+    ("Travel through", None),              # an offer's period
+    ("Offer valid until", None),
+    ("Sources: Morningstar, as of", None),  # a figure's date
+    ("Posted on", "2025-12-31"),
+])
+def test_a_deadline_is_not_a_dateline(label, out):
+    html = (f"<html><body><h1>Fly to Maui</h1><p class='date'>{label} December 31, 2025</p>"
+            "<p>Text.</p></body></html>")
+    assert meta(html).date == out
+
+
+def test_a_deadline_is_read_from_the_words_next_to_a_date_of_its_own():
+    # the date a text node of its own after a long sentence (a comment splits the text): the label
+    # is the words nearest the date, not the sentence's start
+    html = ("<html><body><h1>Electricians near Ponchatoula</h1><p>This estimate is based on actual data from "
+            "31 completed projects in the Ponchatoula area and is valid through<!-- --> 01/23/2026</p>"
+            "<p>Text.</p></body></html>")
+    assert meta(html).date is None
+    assert meta(html.replace("is valid through", "was last checked on")).date == "2026-01-23"
+
+
 def test_a_dateline_far_from_the_headline_does_not_overrule_the_metadata():
     filler = "".join(f"<p>Paragraph {i}.</p>" for i in range(60))
     html = ("<html><head><meta property='article:published_time' content='2025-03-04T10:00:00Z'></head>"
