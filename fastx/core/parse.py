@@ -72,8 +72,9 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
         else:
             source, _ = to_utf8(data, declared=encoding)     # decode()'s text, as UTF-8 bytes
     doc = _parse_bytes(source, url)
-    if doc.body >= 0 and doc.chars[doc.body] == 0 and "<" in doc.title:
-        # the body holds no text and the title holds markup: a title without its end tag
+    if "<" in doc.title and doc.body >= 0 and doc.chars[doc.body] == 0:
+        # the title holds markup and the body no text: a title without its end tag (the title
+        # tested first: reading doc.chars makes its NumPy view, a few microseconds a page)
         repaired = _close_runaway_title(source)
         if repaired is not None:
             doc = _parse_bytes(repaired, url)
