@@ -211,7 +211,7 @@ def default_keep(d: Doc, model: _GbtModel, cut: float, page_cut: float, headline
                  starved_words: float = ..., rel_best: float = ...,
                  rel_share: float = ..., rel_types: int = ...,
                  dup_words: float = ..., dup_types: int = ...,
-                 review_types: int = ..., footer_types: int = ...,
+                 review_types: int = ..., landmark_types: int = ...,
                  unshown_types: int = ...) -> npt.NDArray[np.uint8]: ...
 def default_context(parent: Any, units: Any, X: Any, z: Any) -> npt.NDArray[np.float32]: ...
 

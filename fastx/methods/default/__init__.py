@@ -52,8 +52,8 @@ reaching REL_SHARE * p*; a kept unit that repeats an earlier kept one word for w
 words at least; a responsive layout's second copy of a description) is dropped on forum,
 product, listing and service pages; on product pages the kept text inside review and rating
 widgets (REVIEW_TYPES) and inside elements whose class says they are not shown (UNSHOWN_TYPES)
-is dropped; on every page, the kept text inside the page's footer (the
-contentinfo landmark: FOOTER_TYPES).  The headline (the heading before the kept text
+is dropped; on every page, the kept text inside the page's footer and its navigation (the
+contentinfo and navigation landmarks: LANDMARK_TYPES).  The headline (the heading before the kept text
 that reads like the page title) is kept with the text.  Comments,
 navigation and the like are what the model learned to drop.
 
@@ -125,13 +125,14 @@ _DUP_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in DUP_TYPES)     # de
 # pages; the other page types keep their testimonials and ratings).
 REVIEW_TYPES = ("product",)
 _REVIEW_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REVIEW_TYPES)   # default_keep's review_types
-# On pages read as any of FOOTER_TYPES, the kept text inside the page's footer (a <footer> outside
-# every article, aside, main, nav and section, or role=contentinfo: the contentinfo landmark) is
-# dropped, however much of the kept text it is (_core._gbt_footer_drop's docstring: shops' legal
-# fine print, footnotes and service blurbs, which the model keeps at .4-.7).  Every type: it wins
-# or ties on each of them, on both splits of wcxb-dev.
-FOOTER_TYPES = _page_type.PAGE_TYPES
-_FOOTER_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in FOOTER_TYPES)   # default_keep's footer_types
+# On pages read as any of LANDMARK_TYPES, the kept text inside the page's footer (a <footer> outside
+# every article, aside, main, nav and section, or role=contentinfo: the contentinfo landmark) and
+# inside navigation (<nav>, <menu>, role=navigation or menu: the navigation landmark) is dropped,
+# however much of the kept text it is (_core._gbt_landmark_drop's docstring: shops' legal fine
+# print, footnotes and service blurbs, which the model keeps at .4-.7; menus, breadcrumbs, tables
+# of contents).  Every type: it wins or ties on each of them, on both splits of wcxb-dev.
+LANDMARK_TYPES = _page_type.PAGE_TYPES
+_LANDMARK_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in LANDMARK_TYPES)   # default_keep's landmark_types
 # On pages read as products, the kept text inside elements whose class says they are not shown
 # (_core.GBT_UNSHOWN_CLASSES: a framework's hide/hidden/d-none, its screen-reader-only sr-only/
 # visually-hidden) is dropped unless it is more than half of the kept text (_core._gbt_unshown_drop's
@@ -238,7 +239,7 @@ class DefaultModel:
                                   logit(STARVED_THRESHOLD), STARVED_WORDS if own else 0.0,
                                   REL_BEST if own else 0.0, REL_SHARE, _REL_MASK,
                                   DUP_WORDS if own else 0.0, _DUP_MASK, _REVIEW_MASK if own else 0,
-                                  _FOOTER_MASK if own else 0, _UNSHOWN_MASK if own else 0)
+                                  _LANDMARK_MASK if own else 0, _UNSHOWN_MASK if own else 0)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":

@@ -412,7 +412,7 @@ def test_a_starved_page_keeps_the_units_above_the_starved_threshold():
     def rule(low_leaf):
         return dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[low_leaf, 5.0]], 0.5)
     long_unit = "<p>" + "The bridge over the river was closed after engineers found cracks in its arches. " * 2 + "</p>"
-    page = ("<html><body><nav><ul><li>Home</li><li>Sport</li><li>Weather</li></ul></nav>"
+    page = ("<html><body><div><ul><li>Home</li><li>Sport</li><li>Weather</li></ul></div>"
             + long_unit + "<ul><li>Price: 40 euros</li><li>Size: 2 m</li></ul></body></html>")
     assert dm.STARVED_THRESHOLD == 0.1
     starved = fastx.extract(page, model=rule(-1.0)).text        # 28 words kept: under STARVED_WORDS
@@ -493,7 +493,7 @@ def test_review_widgets_are_dropped_on_product_pages_only():
                                        "Great socks, warm and dry on the trail.")
 
 
-def test_page_footer_is_dropped():
+def test_page_footer_and_navigation_are_dropped():
     keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
                "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
@@ -501,17 +501,21 @@ def test_page_footer_is_dropped():
                          for k in range(20))
     page = ("<html><body><main>" + buy_box + "<article><p>Our guide to wool.</p><footer><p>Filed under socks, "
             "wool and walking.</p></footer></article></main><div class='wrap'><footer class='site'><ol>" + fine_print
-            + "</ol></footer></div><div role='contentinfo'><p>Company: about us, careers, press.</p></div></body></html>")
+            + "</ol></footer></div><div role='contentinfo'><p>Company: about us, careers, press.</p></div>"
+            "<nav><p>Shop all socks, hats, gloves and scarves for the whole family.</p></nav>"
+            "<div role='navigation'><p>Page 1 of 12: next page, previous page, last page.</p></div></body></html>")
     doc = fastx.parse(page)
 
-    assert set(dm.FOOTER_TYPES) == set(dm._page_type.PAGE_TYPES)
-    for kind in dm.FOOTER_TYPES:
+    assert set(dm.LANDMARK_TYPES) == set(dm._page_type.PAGE_TYPES)
+    for kind in dm.LANDMARK_TYPES:
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert "Soft merino wool" in text and "Price: 18 euros" in text
         # the page's footer goes, though it is most of the kept text; so does role=contentinfo
         assert "Financing" not in text and "Company: about us" not in text, kind
         # an article's own footer (inside a sectioning element) is not the page's
         assert "Filed under socks" in text
+        # navigation goes, a <nav> or role=navigation
+        assert "Shop all socks" not in text and "next page" not in text, kind
     # a page that is all footer keeps nothing
     d2 = fastx.parse("<html><body><footer><h2>Help</h2><p>" + "Returns, refunds and disputes. " * 20
                      + "</p></footer></body></html>")
