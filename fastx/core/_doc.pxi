@@ -61,7 +61,7 @@ cdef enum:
     NF_ITEMPROP = 512    # the element has an itemprop attribute (microdata)
     NF_HINT_ATTR = 1024  # it has a class, id or rel attribute (bylines, datelines): the metadata scan
                          # reads the attributes of these two kinds of element only (_meta.pxi)
-    NF_ROLE = 2048       # it has a role attribute (WAI-ARIA landmarks: default's footer rule reads the
+    NF_ROLE = 2048       # it has a role attribute (WAI-ARIA landmarks: default's landmark rule reads the
                          # attributes of these elements only)
 
 NODE_FLAGS = {"link": NF_LINK, "in_link": NF_IN_LINK, "block": NF_BLOCK, "ws_before": NF_WS_BEFORE,
@@ -332,7 +332,7 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
     white-space: pre* (_style_bits); `meta` gets NF_ITEMPROP when the element has an itemprop,
     NF_HINT_ATTR when it has a class, id or rel (the names only are compared, as for the other
     attributes: their values are not read here), so that the metadata scan reads no attribute
-    of the other elements; NF_ROLE when it has a role (default's footer rule reads the
+    of the other elements; NF_ROLE when it has a role (default's landmark rule reads the
     attributes of these elements only); NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
     <dropdown-item href=...>: a link a script follows) with an href (a standard element's href,
     Webflow's <div href="#">, is a leftover, not a link).
