@@ -255,13 +255,24 @@ cdef size_t _consent_n[64]
 cdef uint64_t _consent_first[256]      # per byte (either case): the marks that start with it
 
 
+cdef Py_ssize_t _word_table(tuple words, const unsigned char **at, size_t *lens, Py_ssize_t cap):
+    """Fill a C table of words (`at`, `lens`: at most `cap`) from a module-level tuple of bytes,
+    which keeps them alive; returns how many (the consent marks, default's review and unshown
+    class words)."""
+    cdef Py_ssize_t k = 0
+    for w in words[:cap]:
+        at[k] = <const unsigned char *>(<bytes>w)
+        lens[k] = len(w)
+        k += 1
+    return k
+
+
 cdef void _consent_init():
     cdef int k, c
+    cdef Py_ssize_t nmarks = _word_table(CONSENT_MARKS, _consent_s, _consent_n, 64)
     for c in range(256):
         _consent_first[c] = 0
-    for k in range(len(CONSENT_MARKS)):
-        _consent_s[k] = <const unsigned char *>(<bytes>CONSENT_MARKS[k])
-        _consent_n[k] = len(CONSENT_MARKS[k])
+    for k in range(nmarks):
         c = _consent_s[k][0]
         _consent_first[c] |= (<uint64_t>1) << k
         if 97 <= c <= 122:
@@ -292,6 +303,7 @@ cdef bint _consent_dialog(fx_attr *a) noexcept nogil:
 
 
 cdef inline bint _ascii_alnum(unsigned char c) noexcept nogil:
+    """An ASCII letter or digit (the kernels' one test of it)."""
     return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)
 
 

@@ -177,13 +177,16 @@ def test_a_logo_h1_leaves_the_headline_to_the_h2_holding_the_title():
     assert meta(html.replace("<img src='logo.png' alt=''>", "Forum")).date == "2026-03-05"
 
 
+def _dateline_page(h1, line, lang=None):
+    """A page of a headline, one dateline (class "date") and a paragraph; `lang` on <html>."""
+    attr = f" lang='{lang}'" if lang else ""
+    return f"<html{attr}><body><h1>{h1}</h1><p class='date'>{line}</p><p>Text.</p></body></html>"
+
+
 @pytest.mark.parametrize("lang, out", [("de", "2008-01-06"), ("fr-FR", "2008-01-06"), ("en", "2008-06-01"),
                                        ("en-US", "2008-06-01"), (None, "2008-06-01")])
 def test_an_ambiguous_numeric_dateline_is_read_as_the_pages_language_writes_it(lang, out):
-    attr = f" lang='{lang}'" if lang else ""
-    html = (f"<html{attr}><body><h1>Harmony One</h1><p class='date'>06.01.2008 01:07</p>"
-            "<p>Text.</p></body></html>")
-    assert meta(html).date == out
+    assert meta(_dateline_page("Harmony One", "06.01.2008 01:07", lang)).date == out
 
 
 def test_microdata_date_is_the_first_in_page_order():
@@ -259,9 +262,7 @@ def test_a_listing_has_no_publication_date(kind):
     ("Posted on", "2025-12-31"),
 ])
 def test_a_deadline_is_not_a_dateline(label, out):
-    html = (f"<html><body><h1>Fly to Maui</h1><p class='date'>{label} December 31, 2025</p>"
-            "<p>Text.</p></body></html>")
-    assert meta(html).date == out
+    assert meta(_dateline_page("Fly to Maui", f"{label} December 31, 2025")).date == out
 
 
 def test_a_deadline_is_read_from_the_words_next_to_a_date_of_its_own():

@@ -250,10 +250,7 @@ cdef inline size_t _gbt_class_token(const unsigned char *s, size_t n, size_t i, 
     "review", "List"); an all-caps run stays one token ("PDPRating": "PDPRating")."""
     cdef unsigned char c
     cdef size_t j
-    while i < n:
-        c = s[i]
-        if (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122):
-            break
+    while i < n and not _ascii_alnum(s[i]):
         i += 1
     if i >= n:
         end[0] = n
@@ -1563,7 +1560,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     are one block keeps the mask of the starved-page rule (every tree on the rows still held,
     `low_cut`), so that only a starved page of more than _GBT_BLOCK units is featured again.
     `dup_words`, `dup_types`: the duplicate rule (`_gbt_dedupe`, default_keep's); `review_types`,
-    `landmark_types`, `unshown_types`: the review, footer and unshown rules' (`_gbt_review_drop`,
+    `landmark_types`, `unshown_types`: the review, landmark and unshown rules' (`_gbt_review_drop`,
     `_gbt_landmark_drop`, `_gbt_unshown_drop`)."""
     if not _gbt_ready:
         _gbt_init()
@@ -2747,23 +2744,12 @@ cdef void _gbt_dedupe(uint8_t *ub, uint8_t take, Py_ssize_t n, Py_ssize_t m, con
 GBT_REVIEW_WORDS = (b"review", b"reviews", b"rating", b"ratings", b"yotpo", b"okendo", b"judgeme", b"jdgm",
                     b"trustpilot", b"bazaarvoice", b"feefo", b"reevoo", b"stamped", b"loox", b"powerreview",
                     b"powerreviews")
-DEF _GBT_REVIEW_SHARE = 0.5     # the most of a page's kept text the review rule may drop
-
-
-cdef Py_ssize_t _gbt_word_table(tuple words, const unsigned char **at, Py_ssize_t *lens, Py_ssize_t cap):
-    """Fill a rule's C table of words (`at`, `lens`: at most `cap`) from a module-level tuple of
-    bytes, which keeps them alive; returns how many."""
-    cdef Py_ssize_t k = 0
-    for w in words[:cap]:
-        at[k] = <const unsigned char *>(<bytes>w)
-        lens[k] = len(w)
-        k += 1
-    return k
+DEF _GBT_CLASS_SHARE = 0.5      # the most of a page's kept text the review or unshown rule may drop
 
 
 cdef const unsigned char *_gbt_review_s[16]
-cdef Py_ssize_t _gbt_review_len[16]
-cdef Py_ssize_t _gbt_review_n = _gbt_word_table(GBT_REVIEW_WORDS, _gbt_review_s, _gbt_review_len, 16)
+cdef size_t _gbt_review_len[16]
+cdef Py_ssize_t _gbt_review_n = _word_table(GBT_REVIEW_WORDS, _gbt_review_s, _gbt_review_len, 16)
 
 
 cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
@@ -2779,7 +2765,7 @@ cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
         if i >= n:
             break
         for w in range(_gbt_review_n):
-            if <size_t>_gbt_review_len[w] == j - i and fx_ascii_ci_prefix(
+            if _gbt_review_len[w] == j - i and fx_ascii_ci_prefix(
                     s + i, j - i, <const char *>_gbt_review_s[w], j - i):
                 return True
         i = j
@@ -2794,7 +2780,8 @@ cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double
     """The kept nodes inside an element whose class value (or, with `by_id`, id value) passes
     `test` (never html, body, main or article) are dropped, unless their text is more than
     `max_share` of the kept text: the review and unshown rules.  One pass in preorder (a node
-    inherits its parent's flag); nothing changes when memory is short."""
+    inherits its parent's flag; only the elements marked NF_HINT_ATTR are read); nothing
+    changes when memory is short."""
     cdef uint8_t *flag = <uint8_t *>calloc(n + 1, 1)
     cdef Py_ssize_t i, p
     cdef double kept = 0, dropped = 0
@@ -2805,10 +2792,10 @@ cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double
         p = dv.parent[i]
         if p >= 0 and flag[p]:
             flag[i] = 1
-        elif dv.kind[i] == LXB_ELEMENT and not (dv.tag[i] < STATIC_LIMIT and _tag_props[dv.tag[i]] & TP_PAGE):
+        elif dv.flags[i] & NF_HINT_ATTR and not (dv.tag[i] < STATIC_LIMIT and _tag_props[dv.tag[i]] & TP_PAGE):
+            # (an element with a class, id or rel, the Doc's mark: no other element is read)
             node = <fx_node *><uintptr_t>dv.ptr[i]
-            if (<fx_element *>node).first_attr != NULL and (
-                    test((<fx_element *>node).attr_class) or (by_id and test((<fx_element *>node).attr_id))):
+            if test((<fx_element *>node).attr_class) or (by_id and test((<fx_element *>node).attr_id)):
                 flag[i] = 1
         if dv.kind[i] == LXB_TEXT and keep[i]:
             kept += dv.chars[i]
@@ -2843,8 +2830,8 @@ cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, doubl
 GBT_UNSHOWN_CLASSES = (b"hide", b"hidden", b"d-none", b"is-hidden", b"u-hidden", b"sr-only", b"visually-hidden",
                        b"visuallyhidden", b"screen-reader-text", b"screen-reader-only", b"u-visually-hidden")
 cdef const unsigned char *_gbt_unshown_s[16]
-cdef Py_ssize_t _gbt_unshown_len[16]
-cdef Py_ssize_t _gbt_unshown_n = _gbt_word_table(GBT_UNSHOWN_CLASSES, _gbt_unshown_s, _gbt_unshown_len, 16)
+cdef size_t _gbt_unshown_len[16]
+cdef Py_ssize_t _gbt_unshown_n = _word_table(GBT_UNSHOWN_CLASSES, _gbt_unshown_s, _gbt_unshown_len, 16)
 
 
 cdef bint _gbt_unshown_value(fx_attr *a) noexcept nogil:
@@ -2869,7 +2856,7 @@ cdef bint _gbt_unshown_value(fx_attr *a) noexcept nogil:
         w = j - i
         listed = False
         for k in range(_gbt_unshown_n):
-            if <size_t>_gbt_unshown_len[k] == w and fx_ascii_ci_prefix(s + i, w, <const char *>_gbt_unshown_s[k], w):
+            if _gbt_unshown_len[k] == w and fx_ascii_ci_prefix(s + i, w, <const char *>_gbt_unshown_s[k], w):
                 listed = True
                 break
         if listed:
@@ -2894,8 +2881,8 @@ cdef void _gbt_unshown_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, doub
     wcxb-dev's pages read as products after the other page rules: training .6775 -> .6828 (17
     pages change, 16 win, on 12 sites), validation .7159 -> .7171 (5 change, 4 win).  Other
     types lose with it (collections, services, forums: themes that hide an element by class and
-    reveal it with a script the markup does not show).  A class value is read only when the
-    element has attributes."""
+    reveal it with a script the markup does not show).  A class value is read only of the
+    elements the Doc marked NF_HINT_ATTR (a class, id or rel)."""
     _gbt_class_drop(keep, n, dv, max_share, _gbt_unshown_value, False)
 
 
@@ -2970,7 +2957,7 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
     the units whose probability reaches rel_share * p* as well; with `dv` and `dup_words` > 0,
     a kept unit that repeats an earlier one is dropped (_gbt_dedupe); a node is kept with its
     unit; with `dv` and the bits of `rules`, the nodes inside review widgets (_GBT_RULE_REVIEW:
-    _gbt_review_drop), inside the page's footer (_GBT_RULE_LANDMARK: _gbt_landmark_drop) and inside
+    _gbt_review_drop), inside the page's footer and navigation (_GBT_RULE_LANDMARK: _gbt_landmark_drop) and inside
     elements not shown (_GBT_RULE_UNSHOWN: _gbt_unshown_drop) are dropped.  Returns the words of the units kept by the cut (or CETD's selection) and the
     headline, before the duplicate rule; -1 when nothing is."""
     cdef Py_ssize_t i
@@ -3000,11 +2987,11 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
         if unit_of[i] >= 0:
             keep[i] = 1 if ub[unit_of[i]] & take else 0
     if dv != NULL and rules & _GBT_RULE_REVIEW and words >= 0:
-        _gbt_review_drop(keep, n, dv, _GBT_REVIEW_SHARE)
+        _gbt_review_drop(keep, n, dv, _GBT_CLASS_SHARE)
     if dv != NULL and rules & _GBT_RULE_LANDMARK and words >= 0:
         _gbt_landmark_drop(keep, n, dv)
     if dv != NULL and rules & _GBT_RULE_UNSHOWN and words >= 0:
-        _gbt_unshown_drop(keep, n, dv, _GBT_REVIEW_SHARE)
+        _gbt_unshown_drop(keep, n, dv, _GBT_CLASS_SHARE)
     return words
 
 
@@ -3040,7 +3027,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     are those of an earlier kept unit is dropped (`_gbt_dedupe`).
     `review_types`: on a page whose most probable type is in this bit mask (0: none), the nodes
     inside review and rating widgets are dropped (`_gbt_review_drop`); `landmark_types`: likewise,
-    the nodes inside the page's footer (`_gbt_landmark_drop`); `unshown_types`: likewise, the nodes
+    the nodes inside the page's footer and navigation (`_gbt_landmark_drop`); `unshown_types`: likewise, the nodes
     inside elements whose class says they are not shown (`_gbt_unshown_drop`).
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:

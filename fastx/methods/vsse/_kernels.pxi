@@ -71,17 +71,13 @@ cdef inline uint64_t _vsse_fnv(uint64_t h, uint32_t cp) noexcept nogil:
 cdef inline bint _vsse_letter(uint32_t cp) noexcept nogil:
     """A character of an alphabetic-script word (digits included, CJK excluded)."""
     if cp < 128:
-        return (48 <= cp <= 57) or (65 <= cp <= 90) or (97 <= cp <= 122)
+        return _ascii_alnum(<unsigned char>cp)
     return _is_word_char(cp) and not _is_cjk(cp) and not _is_space(cp)
 
 
 cdef inline bint _vsse_is_stop(uint64_t h, const uint64_t *stop, Py_ssize_t nstop) noexcept nogil:
     cdef Py_ssize_t at
     return fx_find_u64(stop, nstop, h, &at)
-
-
-cdef inline bint _vsse_ascii_alnum(unsigned char c) noexcept nogil:
-    return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)
 
 
 cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, _VsseSink *out,
@@ -124,7 +120,7 @@ cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, _VsseSink *
                 k += 1
             prev = 0
             lone = False
-        if not (_vsse_ascii_alnum(c) if cp < 128 else _vsse_letter(cp)):
+        if not (_ascii_alnum(c) if cp < 128 else _vsse_letter(cp)):
             i = j
             continue
         # a word: ASCII letters and digits, or letters of other alphabetic scripts
@@ -134,7 +130,7 @@ cdef Py_ssize_t _vsse_keywords(const unsigned char *s, Py_ssize_t n, _VsseSink *
         while i < m:
             c = s[i]
             if c < 128:
-                if not _vsse_ascii_alnum(c):
+                if not _ascii_alnum(c):
                     break
                 if c <= 57:
                     h = fx_fnv64_step(h, c)
