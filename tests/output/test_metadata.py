@@ -177,6 +177,11 @@ def test_a_logo_h1_leaves_the_headline_to_the_h2_holding_the_title():
     assert meta(html.replace("<img src='logo.png' alt=''>", "Forum")).date == "2026-03-05"
 
 
+def _ld_page(ld, body, head=""):
+    """A page whose head holds `head` and then one JSON-LD script `ld`, and whose body is `body`."""
+    return f"<html><head>{head}<script type='application/ld+json'>{ld}</script></head><body>{body}</body></html>"
+
+
 def _dateline_page(h1, line, lang=None):
     """A page of a headline, one dateline (class "date") and a paragraph; `lang` on <html>."""
     attr = f" lang='{lang}'" if lang else ""
@@ -210,9 +215,8 @@ def test_meta_named_published_is_a_date():
     ("January 31, 2026", "2025-11-05", "2025-11-05"),    # a later one (an update) does not overrule it
 ])
 def test_dateline_beside_the_headline_against_the_metadata_date(shown, meta_date, out):
-    html = (f"<html><head><script type='application/ld+json'>{{\"@type\": \"Article\", "
-            f"\"datePublished\": \"{meta_date}\"}}</script></head><body><h1>How much to pay</h1>"
-            f"<p class='date'>{shown}</p><p>Text.</p></body></html>")
+    html = _ld_page(f'{{"@type": "Article", "datePublished": "{meta_date}"}}',
+                    f"<h1>How much to pay</h1><p class='date'>{shown}</p><p>Text.</p>")
     m = meta(html)
     assert m.date == out
     assert m.source["date"] == ("byline" if out != meta_date else "json-ld")
@@ -220,18 +224,18 @@ def test_dateline_beside_the_headline_against_the_metadata_date(shown, meta_date
 
 def test_the_metadata_date_shown_only_as_an_update_gives_way_to_the_earlier_dateline():
     # "Apr 26, 2023" under the headline, then "Updated Aug 21, 2025": the metadata's date is the revision's
-    html = ("<html><head><script type='application/ld+json'>{\"@type\": \"Article\", "
-            "\"datePublished\": \"2025-08-21\"}</script></head><body><h1>How much to pay</h1>"
-            "<p class='date'>Apr 26, 2023</p><p class='updated'>Updated Aug 21, 2025</p><p>Text.</p></body></html>")
+    html = _ld_page('{"@type": "Article", "datePublished": "2025-08-21"}',
+                    "<h1>How much to pay</h1><p class='date'>Apr 26, 2023</p>"
+                    "<p class='updated'>Updated Aug 21, 2025</p><p>Text.</p>")
     m = meta(html)
     assert m.date == "2023-04-26" and m.source["date"] == "byline"
 
 
 def test_an_embedded_videos_upload_date_gives_way_to_the_pages_meta_date():
     # a forum post quoting a clip: the VideoObject is the only JSON-LD, the post's date is in <meta>
-    html = ("<html><head><meta property='article:published_time' content='2024-06-02T15:24:08+00:00'>"
-            "<script type='application/ld+json'>{\"@type\": \"VideoObject\", \"name\": \"A clip\", "
-            "\"uploadDate\": \"2024-06-07T02:17:25Z\"}</script></head><body><h1>My take</h1><p>Text.</p></body></html>")
+    html = _ld_page('{"@type": "VideoObject", "name": "A clip", "uploadDate": "2024-06-07T02:17:25Z"}',
+                    "<h1>My take</h1><p>Text.</p>",
+                    head="<meta property='article:published_time' content='2024-06-02T15:24:08+00:00'>")
     m = meta(html)
     assert m.date == "2024-06-02" and m.source["date"] == "meta"
     # a video page with no other date keeps it
