@@ -2053,81 +2053,30 @@ def meta_resolve(doc, url, cls, page_type=None):
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
     dayfirst = _meta_dayfirst(lang or metas.get("og:locale") or metas.get("content-language"))
-    upload = None
     # a page whose main entity is a listing (and that holds no story: a review's Product is not
     # its main entity) has no publication date: none is read for it
     dated = not any(t in _META_LISTING_TYPES for t in main_types) or\
         any(t in _META_STORY_TYPES for ts in ld_types for t in ts)
+    if dated:
+        _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, times, hints, texts, years,
+                                h1s, all_hints, later_hints, hints_later, dayfirst)
     if main is not None:
-        if dated:
-            set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished"))
-                                         or _meta_ld_str(main.get("dateCreated"))), "json-ld")
-            # a VideoObject's uploadDate is often a video embedded in the page (a forum post or an
-            # article quoting a clip): the day the video went up, not the page's; it is taken
-            # after the page's own <meta> and microdata published dates
-            upload = meta_parse_date(_meta_ld_str(main.get("uploadDate")))
         set_("date_modified", meta_parse_date(_meta_ld_str(main.get("dateModified"))), "json-ld")
-    if dated and md.date is None and page_obj is not None:
-        set_("date", meta_parse_date(_meta_ld_str(page_obj.get("datePublished"))), "json-ld")
-    if dated and md.date is None:
-        for k in groups.get("date", ()):
-            if set_("date", meta_parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
-                break
     if md.date_modified is None:
         if page_obj is not None:
             set_("date_modified", meta_parse_date(_meta_ld_str(page_obj.get("dateModified"))), "json-ld")
         for k in groups.get("mod", ()):
             if set_("date_modified", meta_parse_date(metas[k]), "meta"):
                 break
-    if dated and md.date is None:
-        # the first microdata date in page order: the main item's (a forum's question, not the
-        # comment under it that names its date datePublished)
-        for _, v in sorted((o, v) for k in ("datepublished", "datecreated", "pubdate", "date")
-                           for v, o in items.get(k, [])[:3]):
-            if set_("date", meta_parse_date(v), "microdata"):
-                break
     if md.date_modified is None:
         for v, _ in items.get("datemodified", [])[:2]:
             if set_("date_modified", meta_parse_date(v), "microdata"):
                 break
-    if dated and md.date is None or md.date_modified is None:
-        # other <meta> names that say what they hold ("w-published-date", "post:updated_time")
-        for k, v in [(k, v) for k, v in metas.items() if "date" in k or "time" in k or "publish" in k]:
-            if "modif" in k or "updated" in k:
+    if md.date_modified is None:
+        # other <meta> names that say what they hold ("post:updated_time")
+        for k, v in metas.items():
+            if ("date" in k or "time" in k or "publish" in k) and ("modif" in k or "updated" in k):
                 set_("date_modified", meta_parse_date(v), "meta")
-            elif dated and ("publish" in k or k.endswith((":date", "_date", "-date", ".date"))
-                            and not any(w in k for w in ("expir", "valid", "event", "start", "end"))):
-                set_("date", meta_parse_date(v), "meta")
-    if dated and md.date is None:
-        for k, vs in items.items():
-            if "date" in k and ("publish" in k or "creat" in k):
-                for v, _ in vs[:2]:
-                    if set_("date", meta_parse_date(v), "microdata"):
-                        break
-    if dated and md.date is None:
-        set_("date", upload, "json-ld")
-    if md.date is not None:
-        # the metadata's published date against the page's datelines: a date shown beside the
-        # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
-        # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
-        # first publication (a CMS that migrated or republished the page stamped it anew). The
-        # metadata's date shown only as an update ("Apr 26, 2023 · Updated Aug 21, 2025" where
-        # the metadata says Aug 21) is the revision's, not a publication the page shows: the
-        # unlabelled earlier date is then taken too, when it is not itself labelled an update.
-        h1_order = h1s[0][1] if h1s else 0
-        first = next(_meta_shown_dates(times, hints, texts, years, h1_order, _META_SHOWN_NEAR,
-                                       dayfirst=dayfirst), None)
-        if first is not None and first[0] < md.date and\
-                (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2:
-            shown_as = [update for d, _, update, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order,
-                                                                          dayfirst=dayfirst) if d == md.date]
-            if not shown_as or not first[2] and any(shown_as):
-                md.date, src["date"] = first[0], first[1]
-    elif dated:
-        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
-                                       dayfirst)
-             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
-                                                    dayfirst=dayfirst))
     url_day = meta_url_date(url) or meta_url_date(canonical)
     if md.date is not None and url_day is not None and md.date != url_day and len(md.date) == 10:
         # a day in the URL path (/2025/12/18/) is the publication day as the site's CMS saw it,
@@ -2306,6 +2255,77 @@ _META_WORDS = re.compile(r"\w+")
 @cython.boundscheck(True)
 def _meta_words(s):
     return set(_META_WORDS.findall(s.casefold()))
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, times, hints, texts, years, h1s,
+                            all_hints, later_hints, hints_later, dayfirst):
+    """The page's publication date into `md` (set_ sets a field that is still unset), from the
+    sources in order of trust: the main JSON-LD entity's datePublished/dateCreated, the page
+    object's, the <meta> date names, the first microdata date in page order, other <meta> names
+    that say they hold one, other microdata dates, an embedded video's uploadDate; then the
+    datelines beside the headline (checked against the metadata's date, or read when it has
+    none).  meta_resolve calls it for pages that have one (not a listing's main entity)."""
+    src = md.source
+    upload = None
+    if main is not None:
+        set_("date", meta_parse_date(_meta_ld_str(main.get("datePublished"))
+                                     or _meta_ld_str(main.get("dateCreated"))), "json-ld")
+        # a VideoObject's uploadDate is often a video embedded in the page (a forum post or an
+        # article quoting a clip): the day the video went up, not the page's; it is taken
+        # after the page's own <meta> and microdata published dates
+        upload = meta_parse_date(_meta_ld_str(main.get("uploadDate")))
+    if md.date is None and page_obj is not None:
+        set_("date", meta_parse_date(_meta_ld_str(page_obj.get("datePublished"))), "json-ld")
+    if md.date is None:
+        for k in groups.get("date", ()):
+            if set_("date", meta_parse_date(metas[k]), "opengraph" if k.startswith("og:") else "meta"):
+                break
+    if md.date is None:
+        # the first microdata date in page order: the main item's (a forum's question, not the
+        # comment under it that names its date datePublished)
+        for _, v in sorted((o, v) for k in ("datepublished", "datecreated", "pubdate", "date")
+                           for v, o in items.get(k, [])[:3]):
+            if set_("date", meta_parse_date(v), "microdata"):
+                break
+    if md.date is None:
+        # other <meta> names that say what they hold ("w-published-date")
+        for k, v in metas.items():
+            if ("date" in k or "time" in k or "publish" in k) and not ("modif" in k or "updated" in k) and (
+                    "publish" in k or k.endswith((":date", "_date", "-date", ".date"))
+                    and not any(w in k for w in ("expir", "valid", "event", "start", "end"))):
+                set_("date", meta_parse_date(v), "meta")
+    if md.date is None:
+        for k, vs in items.items():
+            if "date" in k and ("publish" in k or "creat" in k):
+                for v, _ in vs[:2]:
+                    if set_("date", meta_parse_date(v), "microdata"):
+                        break
+    if md.date is None:
+        set_("date", upload, "json-ld")
+    if md.date is not None:
+        # the metadata's published date against the page's datelines: a date shown beside the
+        # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
+        # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
+        # first publication (a CMS that migrated or republished the page stamped it anew). The
+        # metadata's date shown only as an update ("Apr 26, 2023 · Updated Aug 21, 2025" where
+        # the metadata says Aug 21) is the revision's, not a publication the page shows: the
+        # unlabelled earlier date is then taken too, when it is not itself labelled an update.
+        h1_order = h1s[0][1] if h1s else 0
+        first = next(_meta_shown_dates(times, hints, texts, years, h1_order, _META_SHOWN_NEAR,
+                                       dayfirst=dayfirst), None)
+        if first is not None and first[0] < md.date and\
+                (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2:
+            shown_as = [update for d, _, update, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order,
+                                                                          dayfirst=dayfirst) if d == md.date]
+            if not shown_as or not first[2] and any(shown_as):
+                md.date, src["date"] = first[0], first[1]
+    else:
+        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
+                                       dayfirst)
+             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
+                                                    dayfirst=dayfirst))
 
 
 @cython.wraparound(True)
