@@ -86,6 +86,12 @@ from ...errors import InputError, ModelError
 from . import page_type as _page_type
 from .. import register
 
+
+def _type_mask(types) -> int:
+    """The bit mask of page types default_keep's rule arguments take (bit k: PAGE_TYPES[k])."""
+    return sum(1 << _page_type.PAGE_TYPES.index(t) for t in types)
+
+
 MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "default_model.npz"
 MODEL_VERSION = 4
 _ARRAYS = ("depth", "feat", "thr", "leaf", "first_feat", "first_thr", "first_leaf", "exit_at", "exit_margin",
@@ -108,7 +114,7 @@ STARVED_THRESHOLD = 0.1
 REL_TYPES = ("collection", "listing")
 REL_BEST = 0.8
 REL_SHARE = 0.2
-_REL_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REL_TYPES)     # default_keep's rel_types
+_REL_MASK = _type_mask(REL_TYPES)     # default_keep's rel_types
 # A kept unit of at least DUP_WORDS words that repeats an earlier kept unit word for word is
 # dropped (_core._gbt_dedupe's docstring: a responsive theme's mobile and desktop copies of one
 # description, a sticky bar restating the product name, cloned carousel slides, a quoted post),
@@ -118,13 +124,13 @@ _REL_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REL_TYPES)     # de
 # product .585 -> .602, forum .760 -> .788); validation .8355 -> .8393 (product .609 -> .621).
 DUP_WORDS = 3
 DUP_TYPES = ("forum", "product", "listing", "service")
-_DUP_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in DUP_TYPES)     # default_keep's dup_types
+_DUP_MASK = _type_mask(DUP_TYPES)     # default_keep's dup_types
 # On pages read as products, the kept text inside review and rating widgets (class/id words
 # _core.GBT_REVIEW_WORDS) is dropped unless it is more than half of the kept text
 # (_core._gbt_review_drop's docstring: a third of the words wrongly kept on wcxb-dev's product
 # pages; the other page types keep their testimonials and ratings).
 REVIEW_TYPES = ("product",)
-_REVIEW_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REVIEW_TYPES)   # default_keep's review_types
+_REVIEW_MASK = _type_mask(REVIEW_TYPES)   # default_keep's review_types
 # On pages read as any of LANDMARK_TYPES, the kept text inside the page's footer (a <footer> outside
 # every article, aside, main, nav and section, or role=contentinfo: the contentinfo landmark) and
 # inside navigation (<nav>, <menu>, role=navigation or menu: the navigation landmark) is dropped,
@@ -132,13 +138,13 @@ _REVIEW_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in REVIEW_TYPES)   
 # print, footnotes and service blurbs, which the model keeps at .4-.7; menus, breadcrumbs, tables
 # of contents).  Every type: it wins or ties on each of them, on both splits of wcxb-dev.
 LANDMARK_TYPES = _page_type.PAGE_TYPES
-_LANDMARK_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in LANDMARK_TYPES)   # default_keep's landmark_types
+_LANDMARK_MASK = _type_mask(LANDMARK_TYPES)   # default_keep's landmark_types
 # On pages read as products, the kept text inside elements whose class says they are not shown
 # (_core.GBT_UNSHOWN_CLASSES: a framework's hide/hidden/d-none, its screen-reader-only sr-only/
 # visually-hidden) is dropped unless it is more than half of the kept text (_core._gbt_unshown_drop's
 # docstring: a theme's hidden cart panels and variant data, screen-reader captions and prices).
 UNSHOWN_TYPES = ("product",)
-_UNSHOWN_MASK = sum(1 << _page_type.PAGE_TYPES.index(t) for t in UNSHOWN_TYPES)  # default_keep's unshown_types
+_UNSHOWN_MASK = _type_mask(UNSHOWN_TYPES)  # default_keep's unshown_types
 
 
 def logit(p: float) -> float:
