@@ -547,6 +547,30 @@ def test_unshown_elements_are_dropped_on_product_pages_only():
     _assert_share_guard_and_thresholds(keep_all, doc, "Complete the set", "hide", "Warm and dry on the trail.")
 
 
+def test_buttons_are_dropped_on_article_and_listing_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    story = ("<h1>Bridge reopens after repairs</h1><p>The old stone bridge over the river reopened on Monday "
+             "after two years of repairs to its arches.<button class=share><span>Share</span> this story"
+             "</button> Traffic is limited to cyclists and walkers.</p>"
+             "<div><button type=button>Save this event: <b>Bridge walk</b></button></div>"
+             "<p>The council will review the limit in spring.</p><div role=button>Read the council notes</div>")
+    doc = fastx.parse("<html><body>" + story + "</body></html>")
+
+    assert set(dm.BUTTON_TYPES) == {"article", "listing"}
+    for kind in dm.BUTTON_TYPES:
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Share" not in text and "this story" not in text and "Save this event" not in text, kind
+        assert "Bridge walk" not in text, kind                               # inside the button too
+        # what follows a button, in its unit and after it, stays; so does an element with role=button
+        assert "arches" in text and "Traffic is limited" in text and "review the limit" in text, kind
+        assert "council notes" in text, kind
+    for kind in ("forum", "product", "collection", "documentation", "service"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Share this story" in text and "Save this event" in text, kind
+    # explicit thresholds are the caller's
+    assert "Save this event" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("article")))
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
