@@ -2003,6 +2003,8 @@ def meta_resolve(doc, url, cls, page_type=None):
     # ---- title
     raw_title = meta_clean(doc.title)
     md.title = _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, page_type)
+    if md.title and ("discussionforumposting" in main_types or "question" in main_types):
+        md.title = _meta_thread_subject(md.title)
     if md.title and _META_C1.search(md.title) is not None:
         md.title = _meta_unmojibake(md.title)
     if not h1s and md.title:
@@ -2350,7 +2352,12 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
       candidate can be the wrong entity's (a JSON-LD headline of a case study on a product
       page) or a rewrite the <title> and the h1 both differ from. Neither overlap rule applies
       on a page `page_type()` reads as one of _META_SLOGAN_TYPES (a landing page's h1 is a slogan).
-    Else the most trusted candidate."""
+    Else the most trusted candidate.
+    The JSON-LD name ranks after the <title> when its entity is not the page's own (a VideoObject;
+    any entity but a story on a service page); a candidate that is only the site's name (but the
+    og:title and the <title>) is dropped when another remains; an h1 that is the JSON-LD headline
+    after a label of one or two words gives the headline; an og:title sharing no word with the
+    <title> nor the h1s (a site's slogan) yields to the <title>."""
     site = md.sitename
     cands = []
     if main is not None:
@@ -2359,6 +2366,16 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
             if isinstance(v, str) and meta_clean(v):
                 cands.append((meta_strip_site_suffix(v, site, host), "json-ld"))
                 break
+    # the main entity's name when the entity is not the page's own (ranked after the <title>): a
+    # VideoObject (a clip embedded in the page), or any entity but a story on a page read as a
+    # service page (the company as a Product for its rating stars, an FAQ's Question, a case
+    # study's CreativeWork); page_type() is asked only for such an entity
+    ld_late = None
+    if cands:
+        ts = _meta_types(main)
+        if "videoobject" in ts or (ts and page_type is not None and not any(t in _META_STORY_TYPES for t in ts)
+                                   and page_type() in _META_SLOGAN_TYPES):
+            ld_late = cands.pop()
     seen = set()         # og:title, twitter:title and <title> are often one text: stripped once
     for k, s in (("og:title", "opengraph"), ("twitter:title", "twitter"), ("title", "meta"),
                  ("dc.title", "meta"), ("parsely-title", "meta"), ("sailthru.title", "meta")):
@@ -2371,7 +2388,18 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
     stripped = meta_strip_site_suffix(raw_title, site, host) if raw_title and raw_title not in seen else ""
     if stripped:
         cands.append((stripped, "title"))
+    if ld_late is not None:
+        cands.append(ld_late)
     keys = [meta_key(c) for c, _ in cands]
+    # a twitter:title, JSON-LD name, microdata headline or <meta name=title> that is only the
+    # site's name (og:site_name, the host) is a site-wide default, not the page's title, when
+    # another candidate remains (og:title and <title> keep it: a home page's title is its site's name)
+    if len(cands) > 1 and any(s != "opengraph" and s != "title" for _, s in cands):
+        sk = _meta_site_keys(site, host)
+        drop = [i for i, (c, s) in enumerate(cands) if s != "opengraph" and s != "title" and keys[i] in sk]
+        if drop and len(drop) < len(cands):
+            cands = [c for i, c in enumerate(cands) if i not in drop]
+            keys = [k for i, k in enumerate(keys) if i not in drop]
     site_keys = {meta_key(site)} if site else set()
     if raw_title:
         parts = meta_title_split(raw_title)
@@ -2401,10 +2429,16 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
     best = None
     wc = None           # the words of the most trusted candidate (once, for every h1)
     wo = None           # the words of the other candidates (once, when an h1 needs them)
+    cdef bint ld_prefix = bool(cands) and cands[0][1] == "json-ld" and len(keys[0]) >= 8
     for h, _ in h1s[:4]:
         kh = meta_key(h)
         if len(kh) < 3:
             continue
+        if ld_prefix and kh != keys[0] and kh.endswith(keys[0]) and 0 < len(h.split()) - len(cands[0][0].split()) <= 2:
+            # "Player Squad 2024 - 2025" of the JSON-LD headline "Squad 2024 - 2025": a label of a
+            # word or two before the main entity's headline (a forum thread's prefix, a badge)
+            md.source["title"] = "json-ld"
+            return cands[0][0]
         if kh in keys:
             md.source["title"] = "h1"
             return h
@@ -2454,6 +2488,15 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
     if best is not None:
         md.source["title"] = "h1"
         return best
+    if stripped and h1s and (cands[0][1] == "opengraph" or cands[0][1] == "twitter"):
+        # an og:title (twitter:title) that shares no word with the <title> nor with an h1 is a
+        # site-wide slogan ("Build software better, together" on "Trending repositories on GitHub
+        # today · GitHub", h1 "Trending"): the <title> names the page.  Without an h1 there is no
+        # second witness (a <title> that is the site's tagline beside the article's og:title)
+        if wc is None:
+            wc = _meta_words(cands[0][0])
+        if not (wc & _meta_words(raw_title)) and not any(wc & _meta_words(h) for h, _ in h1s[:4]):
+            cands = [(stripped, "title")] + cands
     if cands:
         md.source["title"] = cands[0][1]
         r = meta_strip_site_suffix(cands[0][0], site, host, found_site) if found_site else cands[0][0]
@@ -2480,6 +2523,17 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
         md.source["title"] = "h1"
         return h1s[0][0]
     return None
+
+
+cdef str _meta_thread_subject(str t):
+    """A forum thread's subject without its prefix: "Label - Subject" (one separator) whose label is
+    one or two words before a subject of three or more ("Payment issues - how to delete or change
+    payment method", "2024 - Pros & Cons Of Using A Travel Agent") is the forum software's thread
+    prefix or category before the subject the poster wrote; else `t`."""
+    cdef list parts = meta_title_split(t)
+    if len(parts) == 2 and len(parts[0].split()) <= 2 and len(parts[1].split()) >= 3:
+        return parts[1]
+    return t
 
 
 _META_TITLE_OVERLAP = 0.3

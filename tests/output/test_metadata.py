@@ -591,3 +591,95 @@ def test_a_landing_pages_h1_is_a_slogan(kind, out, source):
     same = fastx.parse(html.replace("HR software for every business", "Cloud Based HR Software"))
     assert _core.meta_resolve(same, None, Metadata, lambda: asked.append("again") or kind).title == \
         "Cloud Based HR Software" and asked == [kind]
+
+
+@pytest.mark.parametrize("ld, kind, out, source", [
+    # the company as a Product (for its rating stars) on a service page: the page's og:title
+    ('{"@type": "Product", "name": "Salesforce CRM"}', "service", "Salesforce CRM: Try The World's #1 AI CRM",
+     "opengraph"),
+    # an FAQ's Question on a service page
+    ('{"@type": "Question", "name": "Can I manage large-scale content with the CMS?"}', "service",
+     "Salesforce CRM: Try The World's #1 AI CRM", "opengraph"),
+    # a VideoObject (a clip embedded in the page) on any page
+    ('{"@type": "VideoObject", "name": "WV_Marketing Hub_FINAL"}', "article",
+     "Salesforce CRM: Try The World's #1 AI CRM", "opengraph"),
+    # on a product page the Product is the page's own entity
+    ('{"@type": "Product", "name": "Salesforce CRM"}', "product", "Salesforce CRM", "json-ld"),
+    # a story on a service page stays first
+    ('{"@type": "Article", "headline": "Salesforce CRM Explained"}', "service", "Salesforce CRM Explained", "json-ld"),
+])
+def test_a_json_ld_entity_that_is_not_the_pages_own_ranks_after_the_title(ld, kind, out, source):
+    head = ("<meta property='og:title' content=\"Salesforce CRM: Try The World's #1 AI CRM\">"
+            "<title>Salesforce CRM: Try The World's #1 AI CRM | Salesforce</title>")
+    html = _ld_page(ld, "<h1>Agentic Enterprise Platform</h1><p>Text.</p>", head)
+    m = meta(html, url="https://www.salesforce.com/crm/", kind=kind)
+    assert (m.title, m.source["title"]) == (out, source)
+
+
+@pytest.mark.parametrize("h1, out, source", [
+    ("Player Squad list for the season", "Squad list for the season", "json-ld"),   # a thread prefix of one word
+    ("Tips/Techniques ProxMox or Debian for virtualization?", "ProxMox or Debian for virtualization?", "json-ld"),
+    ("Real Estate Investing for Beginners Real Estate 101",
+     "Real Estate Investing for Beginners Real Estate 101", "h1"),          # five words more: the h1's own
+])
+def test_a_label_before_the_json_ld_headline_in_the_h1_is_not_the_title(h1, out, source):
+    head = f"<meta property='og:title' content='{h1}'>"
+    headline = out if source == "json-ld" else "Real Estate 101"
+    ld = '{"@type": "DiscussionForumPosting", "headline": "%s"}' % headline
+    m = meta(_ld_page(ld, f"<h1>{h1}</h1><p>Text.</p>", head), url="https://forum.example.com/threads/x.1/")
+    assert (m.title, m.source["title"]) == (out, source)
+
+
+@pytest.mark.parametrize("head, out, source", [
+    # a twitter:title that is only the site's name: the <title> names the page
+    ("<title>All Men's Socks</title><meta property='og:site_name' content='Bombas'>"
+     "<meta name='twitter:title' content='Bombas'>", "All Men's Socks", "title"),
+    # a microdata headline that is the host's name
+    ("<title>Outdoor Gear – The Bush Company USA</title>", "Outdoor Gear", "title"),
+    # an og:title that is the site's name is kept (a home page is titled with its site's name)
+    ("<title>DEV Community</title><meta property='og:title' content='DEV Community'>"
+     "<meta property='og:site_name' content='DEV Community'>", "DEV Community", "opengraph"),
+    # nothing else: the site's name stays the title
+    ("<meta property='og:site_name' content='Bombas'><meta name='twitter:title' content='Bombas'>",
+     "Bombas", "twitter"),
+])
+def test_a_candidate_that_is_only_the_site_name_is_not_the_title(head, out, source):
+    body = "<p>Text.</p>"
+    if "Bush" in head:
+        body = "<div itemscope itemtype='https://schema.org/Organization'><span itemprop='headline'>" \
+               "The Bush Company USA</span></div>" + body
+    m = meta(f"<html><head>{head}</head><body>{body}</body></html>",
+             url="https://thebushcompanyusa.com/product-category/outdoor-gear/" if "Bush" in head
+             else "https://shop.example.com/collections/mens-socks")
+    assert (m.title, m.source["title"]) == (out, source)
+
+
+@pytest.mark.parametrize("h1, out, source", [
+    ("Trending", "Trending repositories on GitHub today", "title"),   # no word of the og:title anywhere
+    ("Software for teams", "Build software better, together", "opengraph"),   # an h1 shares a word
+])
+def test_an_og_title_sharing_no_word_with_the_title_or_h1_is_a_slogan(h1, out, source):
+    head = ("<title>Trending repositories on GitHub today · GitHub</title>"
+            "<meta property='og:title' content='Build software better, together'>"
+            "<meta property='og:site_name' content='GitHub'>")
+    html = f"<html><head>{head}</head><body><h1>Saved searches</h1><h1>{h1}</h1><p>Text.</p></body></html>"
+    m = meta(html, url="https://github.com/trending", kind="listing")
+    assert (m.title, m.source["title"]) == (out, source)
+    # without an h1 nothing tells the slogan from a page-wide <title>: the og:title stays
+    m = meta(f"<html><head>{head}</head><body><p>Text.</p></body></html>", url="https://github.com/trending")
+    assert m.title == "Build software better, together"
+
+
+@pytest.mark.parametrize("ld_type, title, out", [
+    ("DiscussionForumPosting", "Payment issues - how to delete or change payment method",
+     "how to delete or change payment method"),                     # a two-word prefix
+    ("Question", "Consulting - is it worth it?", "is it worth it?"),
+    ("DiscussionForumPosting", "Squad 2024 - 2025", "Squad 2024 - 2025"),          # a subject of one word: kept
+    ("DiscussionForumPosting", "Tips And Tricks - how to keep a cast iron pan",
+     "Tips And Tricks - how to keep a cast iron pan"),               # a label of three words: kept
+    ("Article", "Consulting - is it worth it?", "Consulting - is it worth it?"),   # not a forum thread
+])
+def test_a_forum_threads_prefix_is_not_part_of_its_title(ld_type, title, out):
+    ld = '{"@type": "%s", "headline": "%s"}' % (ld_type, title)
+    m = meta(_ld_page(ld, f"<h1>{title}</h1><p>Text.</p>"), url="https://forum.example.com/topic/1-x/")
+    assert m.title == out
