@@ -571,6 +571,38 @@ def test_buttons_are_dropped_on_article_and_listing_pages_only():
     assert "Save this event" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("article")))
 
 
+def test_post_signatures_and_reaction_bars_are_dropped_on_forum_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    thread = ("<h1>Router drops the connection every night</h1>"
+              "<div class=post id=p1><div class=content><p>Every night at two the router drops the connection "
+              "and only a restart brings it back. The firmware is the latest one.</p></div>"
+              "<div class='signature' id=sig1><p>Home lab: three Raspberry Pis and a stubborn modem.</p></div></div>"
+              "<article class=message><div class=message-body><p>Check the lease time of the DHCP server: "
+              "a lease that ends at two would do exactly that.</p></div>"
+              "<aside class='message-signature'><p>Nothing is free in life.</p></aside>"
+              "<div class='reactionsBar js-reactionsList'>Reactions: alice, bob</div>"
+              "<div class=post-likes>17 Likes</div></article>"
+              "<div class='likeness'><p>The two logs look alike: the lease ends at two both nights.</p></div>")
+    doc = fastx.parse("<html><body>" + thread + "</body></html>")
+
+    assert dm.POST_EXTRA_TYPES == ("forum",)
+    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("forum")))
+    assert "drops the connection" in text and "lease time" in text
+    assert "Home lab" not in text and "Nothing is free" not in text
+    assert "Reactions" not in text and "17 Likes" not in text
+    # a class token, not a substring of one
+    assert "two logs look alike" in text
+    for kind in ("article", "service", "collection", "listing", "product", "documentation"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Home lab" in text and "17 Likes" in text, kind
+    # a page that is mostly the flagged text keeps it; explicit thresholds are the caller's
+    many = ("<html><body><h1>My signature</h1><div class='signature'>" + "<p>Nothing is free in life.</p>" * 20
+            + "</div></body></html>")
+    d2 = fastx.parse(many)
+    assert "Nothing is free" in d2.render_text(keep_all.keep(d2, page_types=_read_as("forum")))
+    assert "Home lab" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("forum")))
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
