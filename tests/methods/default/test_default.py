@@ -603,6 +603,35 @@ def test_post_signatures_and_reaction_bars_are_dropped_on_forum_pages_only():
     assert "Home lab" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("forum")))
 
 
+def test_forms_are_dropped_on_service_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    service = ("<h1>Tree surgery in the valley</h1><p>Our arborists fell, prune and remove trees of every size, "
+               "with insurance and a full clean-up of the garden afterwards.</p><p>We also grind stumps and "
+               "survey trees for planning applications and mortgage lenders.</p>"
+               "<h2>Ask for a free quote</h2>"
+               "<form action=/quote><label>Your name <input name=n></label><label>Country <select name=c>"
+               "<option>Albania</option><option>Andorra</option><option>Austria</option></select></label>"
+               "<p>By submitting you agree that we store your details.</p><button>Send</button></form>"
+               "<p>Call us any day from eight to six.</p>")
+    doc = fastx.parse("<html><body>" + service + "</body></html>")
+
+    assert dm.FORM_TYPES == ("service",)
+    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("service")))
+    assert "Our arborists fell" in text and "grind stumps" in text and "free quote" in text
+    assert "Call us any day" in text                                    # after the form
+    assert "Your name" not in text and "Andorra" not in text and "store your details" not in text
+    for kind in ("article", "forum", "collection", "listing", "product", "documentation"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "store your details" in text, kind
+    # a page that is mostly its form (a calculator, a page inside one form) keeps it; explicit
+    # thresholds are the caller's
+    many = ("<html><body><h1>Pension calculator</h1><form>" + "<p>How much do you save each month?</p>" * 20
+            + "</form></body></html>")
+    d2 = fastx.parse(many)
+    assert "save each month" in d2.render_text(keep_all.keep(d2, page_types=_read_as("service")))
+    assert "store your details" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("service")))
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
