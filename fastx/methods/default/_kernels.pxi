@@ -2766,10 +2766,13 @@ cdef size_t _gbt_review_len[16]
 cdef Py_ssize_t _gbt_review_n = _word_table(GBT_REVIEW_WORDS, _gbt_review_s, _gbt_review_len, 16)
 
 
-cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
-    """Whether a class/id value holds a token (_gbt_class_token) of GBT_REVIEW_WORDS, case aside."""
+cdef bint _gbt_value_has_word(fx_attr *a, const unsigned char **words, const size_t *lens,
+                              Py_ssize_t nwords) noexcept nogil:
+    """Whether a class/id value (its first 256 bytes) holds a token (_gbt_class_token) equal to
+    one of `words` (a _word_table), case aside: the review and post-extra rules' test."""
     cdef const unsigned char *s
-    cdef size_t n, i = 0, j, w
+    cdef size_t n, i = 0, j
+    cdef Py_ssize_t w
     if a == NULL or a.value == NULL or a.value.data == NULL:
         return False
     s = a.value.data
@@ -2778,12 +2781,16 @@ cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
         i = _gbt_class_token(s, n, i, &j)
         if i >= n:
             break
-        for w in range(_gbt_review_n):
-            if _gbt_review_len[w] == j - i and fx_ascii_ci_prefix(
-                    s + i, j - i, <const char *>_gbt_review_s[w], j - i):
+        for w in range(nwords):
+            if lens[w] == j - i and fx_ascii_ci_prefix(s + i, j - i, <const char *>words[w], j - i):
                 return True
         i = j
     return False
+
+
+cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
+    """Whether a class/id value holds a token of GBT_REVIEW_WORDS (_gbt_value_has_word)."""
+    return _gbt_value_has_word(a, _gbt_review_s, _gbt_review_len, _gbt_review_n)
 
 
 ctypedef bint (*_GbtValueTest)(fx_attr *a) noexcept nogil
@@ -2914,23 +2921,8 @@ cdef Py_ssize_t _gbt_post_extra_n = _word_table(GBT_POST_EXTRA_WORDS, _gbt_post_
 
 
 cdef bint _gbt_post_extra_value(fx_attr *a) noexcept nogil:
-    """Whether a class/id value holds a token (_gbt_class_token) of GBT_POST_EXTRA_WORDS, case aside."""
-    cdef const unsigned char *s
-    cdef size_t n, i = 0, j, w
-    if a == NULL or a.value == NULL or a.value.data == NULL:
-        return False
-    s = a.value.data
-    n = a.value.length if a.value.length < 256 else 256
-    while True:
-        i = _gbt_class_token(s, n, i, &j)
-        if i >= n:
-            break
-        for w in range(_gbt_post_extra_n):
-            if _gbt_post_extra_len[w] == j - i and fx_ascii_ci_prefix(
-                    s + i, j - i, <const char *>_gbt_post_extra_s[w], j - i):
-                return True
-        i = j
-    return False
+    """Whether a class/id value holds a token of GBT_POST_EXTRA_WORDS (_gbt_value_has_word)."""
+    return _gbt_value_has_word(a, _gbt_post_extra_s, _gbt_post_extra_len, _gbt_post_extra_n)
 
 
 cdef void _gbt_post_extra_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
