@@ -168,6 +168,22 @@ _POST_EXTRA_MASK = _type_mask(POST_EXTRA_TYPES)    # default_keep's post_extra_t
 # win on 8 sites, 2 lose) / .8871 -> .8889 (2 win, 1 loses); forum and documentation unchanged.
 FORM_TYPES = ("service",)
 _FORM_MASK = _type_mask(FORM_TYPES)    # default_keep's form_types
+# On pages read as products or collections, the kept text inside elements whose class or id names the
+# shop's navigation (menu, breadcrumb, sort, filter, facet), other products (related, recommended,
+# upsell, recently viewed) or an overlay (popover, tooltip) is dropped unless it is more than half of
+# the kept text (_core.GBT_SHOP_WORDS; _core._gbt_shop_drop's docstring: a theme's <div> menus, a
+# collection's sort and filter facets, "you may also like" rows, a buy box's size-chart popovers).
+# Simulated on wcxb-dev by the type pages are read as (validation / training split): product .7198
+# -> .7268 / .6856 -> .6919, collection .6863 -> .6941 / .7020 -> .7077.
+SHOP_TYPES = ("product", "collection")
+_SHOP_MASK = _type_mask(SHOP_TYPES)        # default_keep's shop_types
+# On pages read as collections, the kept text inside elements whose class or id names a dialog or panel
+# that opens over the page (_core.GBT_OVERLAY_WORDS: modal, popup, drawer) is dropped unless it is more
+# than half of the kept text (_core._gbt_overlay_drop's docstring: cart and filter drawers, newsletter
+# and region popups, quick-view modals, shown only when opened).  Simulated on wcxb-dev after the shop
+# rule: validation .6941 -> .6976, training .7077 -> .7098; products lose on the training split.
+OVERLAY_TYPES = ("collection",)
+_OVERLAY_MASK = _type_mask(OVERLAY_TYPES)  # default_keep's overlay_types
 
 
 def logit(p: float) -> float:
@@ -270,7 +286,8 @@ class DefaultModel:
                                   DUP_WORDS if own else 0.0, _DUP_MASK, _REVIEW_MASK if own else 0,
                                   _LANDMARK_MASK if own else 0, _UNSHOWN_MASK if own else 0,
                                   _BUTTON_MASK if own else 0, _POST_EXTRA_MASK if own else 0,
-                                  _FORM_MASK if own else 0)
+                                  _FORM_MASK if own else 0, _SHOP_MASK if own else 0,
+                                  _OVERLAY_MASK if own else 0)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":

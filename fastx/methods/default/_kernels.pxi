@@ -162,8 +162,10 @@ DEF _GBT_RULE_REVIEW = 1      # the page rules' bits (_gbt_type_decisions, _gbt_
 DEF _GBT_RULE_LANDMARK = 2      # ... _gbt_landmark_drop
 DEF _GBT_RULE_UNSHOWN = 4     # ... _gbt_unshown_drop
 DEF _GBT_RULE_BUTTON = 8      # ... the button rule (_gbt_keep_mask)
+DEF _GBT_RULE_SHOP = 16      # ... _gbt_shop_drop
 DEF _GBT_RULE_POST_EXTRA = 32  # ... _gbt_post_extra_drop
 DEF _GBT_RULE_FORM = 64      # ... _gbt_form_drop
+DEF _GBT_RULE_OVERLAY = 128  # ... _gbt_overlay_drop
 
 cdef uint8_t _gbt_tagcat[STATIC_LIMIT]
 cdef uint8_t _gbt_ptag[STATIC_LIMIT]
@@ -1522,7 +1524,8 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut, double page_cut, int rel_types,
                                double rel_best, int dup_types=-1, double dup_words=0.0, int review_types=0,
                                int landmark_types=0, int unshown_types=0, int button_types=0,
-                               int post_extra_types=0, int form_types=0):
+                               int post_extra_types=0, int form_types=0, int shop_types=0,
+                               int overlay_types=0):
     """(cut, page_cut, rel_best, dup_words, rules) for a page of type probabilities `probs` (_GBT_NTYPES
     floats): the pair of its most probable type (np.argmax's choice: the first maximum, or the
     first NaN) when `type_cuts` are given, the rule relative to the best unit only for the types
@@ -1532,8 +1535,9 @@ cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut,
     `review_types`, _GBT_RULE_LANDMARK (_gbt_landmark_drop) for those in `landmark_types`,
     _GBT_RULE_UNSHOWN (_gbt_unshown_drop) for those in `unshown_types`, _GBT_RULE_BUTTON (the button
     rule of _gbt_keep_mask) for those in `button_types`, _GBT_RULE_POST_EXTRA (_gbt_post_extra_drop)
-    for those in `post_extra_types`, _GBT_RULE_FORM (_gbt_form_drop) for those in `form_types` (0: none,
-    -1: every type)."""
+    for those in `post_extra_types`, _GBT_RULE_FORM (_gbt_form_drop) for those in `form_types`,
+    _GBT_RULE_SHOP (_gbt_shop_drop) for those in `shop_types`, _GBT_RULE_OVERLAY (_gbt_overlay_drop)
+    for those in `overlay_types` (0: none, -1: every type)."""
     cdef Py_ssize_t k = 0, j
     for j in range(1, _GBT_NTYPES):
         if probs[k] != probs[k]:
@@ -1551,7 +1555,9 @@ cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut,
                                                 | (_GBT_RULE_UNSHOWN if (unshown_types >> k) & 1 else 0)
                                                 | (_GBT_RULE_BUTTON if (button_types >> k) & 1 else 0)
                                                 | (_GBT_RULE_POST_EXTRA if (post_extra_types >> k) & 1 else 0)
-                                                | (_GBT_RULE_FORM if (form_types >> k) & 1 else 0))
+                                                | (_GBT_RULE_FORM if (form_types >> k) & 1 else 0)
+                                                | (_GBT_RULE_SHOP if (shop_types >> k) & 1 else 0)
+                                                | (_GBT_RULE_OVERLAY if (overlay_types >> k) & 1 else 0))
 
 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
@@ -1560,7 +1566,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                           double rel_best=0.0, double rel_share=0.0, int rel_types=-1,
                           double *words_out=NULL, double starved_after=0.0, int dup_types=-1,
                           double dup_words=0.0, int review_types=0, int landmark_types=0,
-                          int unshown_types=0, int button_types=0, int post_extra_types=0, int form_types=0):
+                          int unshown_types=0, int button_types=0, int post_extra_types=0, int form_types=0,
+                          int shop_types=0, int overlay_types=0):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1574,8 +1581,9 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     are one block keeps the mask of the starved-page rule (every tree on the rows still held,
     `low_cut`), so that only a starved page of more than _GBT_BLOCK units is featured again.
     `dup_words`, `dup_types`: the duplicate rule (`_gbt_dedupe`, default_keep's); `review_types`,
-    `landmark_types`, `unshown_types`, `button_types`: the review, landmark, unshown and button
-    rules' (`_gbt_review_drop`, `_gbt_landmark_drop`, `_gbt_unshown_drop`, `_gbt_keep_mask`)."""
+    `landmark_types`, `unshown_types`, `button_types`, `shop_types`, `overlay_types`: the review,
+    landmark, unshown, button, shop and overlay rules' (`_gbt_review_drop`, `_gbt_landmark_drop`,
+    `_gbt_unshown_drop`, `_gbt_keep_mask`, `_gbt_shop_drop`, `_gbt_overlay_drop`)."""
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
@@ -1774,7 +1782,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     ptv[k] = pv[k]
                 cut, page_cut, rel_best, dup_words, rules = _gbt_type_decisions(
                     ptv, type_cuts, cut, page_cut, rel_types, rel_best, dup_types, dup_words, review_types,
-                    landmark_types, unshown_types, button_types, post_extra_types, form_types)
+                    landmark_types, unshown_types, button_types, post_extra_types, form_types, shop_types,
+                    overlay_types)
             if rel_best > 0 or starved_words > 0:
                 nexit = 0                   # the page rules need every unit's exact log-odds
             if rel_best > 0:
@@ -2758,7 +2767,7 @@ cdef void _gbt_dedupe(uint8_t *ub, uint8_t take, Py_ssize_t n, Py_ssize_t m, con
 GBT_REVIEW_WORDS = (b"review", b"reviews", b"rating", b"ratings", b"yotpo", b"okendo", b"judgeme", b"jdgm",
                     b"trustpilot", b"bazaarvoice", b"feefo", b"reevoo", b"stamped", b"loox", b"powerreview",
                     b"powerreviews")
-DEF _GBT_CLASS_SHARE = 0.5      # the most of a page's kept text the review or unshown rule may drop
+DEF _GBT_CLASS_SHARE = 0.5      # the most of a page's kept text a class rule (_gbt_class_drop) may drop
 
 
 cdef const unsigned char *_gbt_review_s[16]
@@ -2769,7 +2778,7 @@ cdef Py_ssize_t _gbt_review_n = _word_table(GBT_REVIEW_WORDS, _gbt_review_s, _gb
 cdef bint _gbt_value_has_word(fx_attr *a, const unsigned char **words, const size_t *lens,
                               Py_ssize_t nwords) noexcept nogil:
     """Whether a class/id value (its first 256 bytes) holds a token (_gbt_class_token) equal to
-    one of `words` (a _word_table), case aside: the review and post-extra rules' test."""
+    one of `words` (a _word_table), case aside: the review, post-extra, shop and overlay rules' test."""
     cdef const unsigned char *s
     cdef size_t n, i = 0, j
     cdef Py_ssize_t w
@@ -2964,6 +2973,75 @@ cdef void _gbt_form_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double 
         _gbt_class_drop(keep, n, dv, max_share, NULL, False, _gbt_id_form)
 
 
+# the class/id words of a shop page's navigation (menus, breadcrumbs, a collection's sort and filter
+# controls), of other products (related, recommended, upsell, recently viewed) and of overlays
+# (popovers, tooltips): _gbt_shop_drop
+GBT_SHOP_WORDS = (b"menu", b"breadcrumb", b"breadcrumbs", b"sort", b"filter", b"filters", b"facet", b"facets",
+                  b"related", b"recommend", b"recommended", b"recommendation", b"recommendations", b"upsell",
+                  b"upsells", b"crosssell", b"recently", b"viewed", b"popover", b"tooltip")
+cdef const unsigned char *_gbt_shop_s[24]
+cdef size_t _gbt_shop_len[24]
+cdef Py_ssize_t _gbt_shop_n = _word_table(GBT_SHOP_WORDS, _gbt_shop_s, _gbt_shop_len, 24)
+
+
+cdef bint _gbt_shop_value(fx_attr *a) noexcept nogil:
+    """Whether a class/id value holds a token (_gbt_class_token) of GBT_SHOP_WORDS, case aside."""
+    return _gbt_value_has_word(a, _gbt_shop_s, _gbt_shop_len, _gbt_shop_n)
+
+
+cdef void _gbt_shop_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
+    """The shop rule (pages read as products or collections, default's SHOP_TYPES): the kept nodes
+    inside an element whose class or id names the shop's navigation (menu, breadcrumb(s), sort,
+    filter(s), facet(s)), other products (related, recommend(ed), recommendation(s), upsell(s),
+    crosssell, recently, viewed) or an overlay (popover, tooltip) are dropped (never html, body,
+    main or article), unless their text is more than `max_share` of the kept text
+    (_gbt_class_drop).
+
+    Why: a shop page's own text is short (a product's name, price and description; a collection's
+    title and product cards) and sits among its theme's chrome, which the model keeps with it: the
+    mobile and mega-menus a theme builds of <div>s (no <nav>: the landmark rule does not see them),
+    breadcrumbs, a collection's "Sort by" and filter facets with their option lists and counts,
+    "related products" / "you may also like" / "recently viewed" rows of other products' cards, and
+    the popovers and tooltips beside a buy box (size charts, "what is this?" notes), which WCXB's gold
+    leaves out.  Simulated on wcxb-dev after the other page rules, by the type pages are read as
+    (validation / training split): product .7198 -> .7268 / .6856 -> .6919, collection .6863 ->
+    .6941 / .7020 -> .7077; 37 pages win on 31 sites, 8 lose on 8.  Each word group wins on its own
+    where it fires (navigation mostly on collections, other products and overlays on products);
+    the overlays' modal, popup and drawer lose on products' training split (a product-details
+    dialog the gold keeps: the overlay rule has them on collections only).  The other corpora's pages are never read as products
+    or collections.  A class or id value is read only of the elements the Doc marked NF_HINT_ATTR."""
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_shop_value, True)
+
+
+# the class/id words of dialogs and panels that open over the page: _gbt_overlay_drop
+GBT_OVERLAY_WORDS = (b"modal", b"popup", b"drawer")
+cdef const unsigned char *_gbt_overlay_s[8]
+cdef size_t _gbt_overlay_len[8]
+cdef Py_ssize_t _gbt_overlay_n = _word_table(GBT_OVERLAY_WORDS, _gbt_overlay_s, _gbt_overlay_len, 8)
+
+
+cdef bint _gbt_overlay_value(fx_attr *a) noexcept nogil:
+    """Whether a class/id value holds a token (_gbt_class_token) of GBT_OVERLAY_WORDS, case aside."""
+    return _gbt_value_has_word(a, _gbt_overlay_s, _gbt_overlay_len, _gbt_overlay_n)
+
+
+cdef void _gbt_overlay_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
+    """The overlay rule (pages read as collections, default's OVERLAY_TYPES): the kept nodes inside
+    an element whose class or id names a dialog or panel that opens over the page (modal, popup,
+    drawer) are dropped (never html, body, main or article), unless their text is more than
+    `max_share` of the kept text (_gbt_class_drop).
+
+    Why: such an element is in the markup from the start and shown only when the reader opens it
+    (a cart or filter drawer, a newsletter or region popup, a quick-view or size-chart modal), so
+    the model reads it as part of the page, and WCXB's gold, taken from the page as shown, leaves it
+    out.  Simulated on wcxb-dev after the other page rules (the shop rule included), pages read as
+    collections: validation .6941 -> .6976, training .7077 -> .7098 (11 pages win on 10 sites, 3
+    lose).  On pages read as products it loses on the training split (.6856 -> .6847 before the
+    shop rule: a product-details dialog the gold keeps).  A class or id value is read only of the
+    elements the Doc marked NF_HINT_ATTR."""
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_overlay_value, True)
+
+
 cdef void _gbt_landmark_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv) noexcept nogil:
     """The landmark rule (default's LANDMARK_TYPES): the kept nodes inside the page's footer or
     inside navigation are dropped, however much of the kept text they are.  The page's footer is
@@ -3036,9 +3114,11 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
     a kept unit that repeats an earlier one is dropped (_gbt_dedupe); a node is kept with its
     unit; with `dv` and the bits of `rules`, the nodes inside review widgets (_GBT_RULE_REVIEW:
     _gbt_review_drop), inside the page's footer and navigation (_GBT_RULE_LANDMARK: _gbt_landmark_drop) and inside
-    elements not shown (_GBT_RULE_UNSHOWN: _gbt_unshown_drop) and inside forum posts' signatures and
-    reaction bars (_GBT_RULE_POST_EXTRA: _gbt_post_extra_drop) and inside forms (_GBT_RULE_FORM:
-    _gbt_form_drop) are dropped, and with _GBT_RULE_BUTTON
+    elements not shown (_GBT_RULE_UNSHOWN: _gbt_unshown_drop), inside forum posts' signatures and
+    reaction bars (_GBT_RULE_POST_EXTRA: _gbt_post_extra_drop), inside forms (_GBT_RULE_FORM:
+    _gbt_form_drop), inside a shop's navigation, other products' and overlay widgets
+    (_GBT_RULE_SHOP: _gbt_shop_drop) and inside dialogs and panels that open over the page
+    (_GBT_RULE_OVERLAY: _gbt_overlay_drop) are dropped, and with _GBT_RULE_BUTTON
     (the button rule) the nodes inside <button> elements, in the pass that writes the mask.  Returns the words of the units kept by the cut (or CETD's selection) and the
     headline, before the duplicate rule; -1 when nothing is.
 
@@ -3100,6 +3180,10 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
         _gbt_post_extra_drop(keep, n, dv, _GBT_CLASS_SHARE)
     if dv != NULL and rules & _GBT_RULE_FORM and words >= 0:
         _gbt_form_drop(keep, n, dv, _GBT_CLASS_SHARE)
+    if dv != NULL and rules & _GBT_RULE_SHOP and words >= 0:
+        _gbt_shop_drop(keep, n, dv, _GBT_CLASS_SHARE)
+    if dv != NULL and rules & _GBT_RULE_OVERLAY and words >= 0:
+        _gbt_overlay_drop(keep, n, dv, _GBT_CLASS_SHARE)
     return words
 
 
@@ -3108,7 +3192,8 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
                  bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
                  double rel_best=0.0, double rel_share=0.0, int rel_types=-1, double dup_words=0.0,
                  int dup_types=-1, int review_types=0, int landmark_types=0, int unshown_types=0,
-                 int button_types=0, int post_extra_types=0, int form_types=0):
+                 int button_types=0, int post_extra_types=0, int form_types=0, int shop_types=0,
+                 int overlay_types=0):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's compiled
@@ -3140,7 +3225,10 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     inside elements whose class says they are not shown (`_gbt_unshown_drop`); `button_types`: likewise,
     the nodes inside <button> elements (the button rule of `_gbt_keep_mask`); `post_extra_types`: likewise,
     the nodes inside forum posts' signatures and reaction bars (`_gbt_post_extra_drop`); `form_types`:
-    likewise, the nodes inside <form> elements (`_gbt_form_drop`).
+    likewise, the nodes inside <form> elements (`_gbt_form_drop`); `shop_types`: likewise, the
+    nodes inside elements whose class or id names a shop's navigation, other products or an overlay
+    (`_gbt_shop_drop`); `overlay_types`: likewise, the nodes inside elements whose class or id names a
+    dialog or panel that opens over the page (`_gbt_overlay_drop`).
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
@@ -3149,12 +3237,12 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                              low_cut, 0.0, rel_best, rel_share, rel_types, &words, starved_words, dup_types,
                              dup_words, review_types, landmark_types, unshown_types, button_types,
-                             post_extra_types, form_types)
+                             post_extra_types, form_types, shop_types, overlay_types)
         if 0 <= words < starved_words:         # a starved page of many units: every tree, the low cut
             keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                                  low_cut, starved_words, rel_best, rel_share, rel_types, NULL, 0.0, dup_types,
                                  dup_words, review_types, landmark_types, unshown_types, button_types,
-                                 post_extra_types, form_types)
+                                 post_extra_types, form_types, shop_types, overlay_types)
         return keep
     cdef int rules = 0
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
@@ -3165,7 +3253,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         cut, page_cut, rel_best, dup_words, rules = _gbt_type_decisions(
             <const float *>cnp.PyArray_DATA(pv2), type_cuts, cut, page_cut, rel_types, rel_best, dup_types,
             dup_words, review_types, landmark_types, unshown_types, button_types, post_extra_types,
-            form_types)
+            form_types, shop_types, overlay_types)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:

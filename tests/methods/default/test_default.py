@@ -632,6 +632,62 @@ def test_forms_are_dropped_on_service_pages_only():
     assert "store your details" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("service")))
 
 
+def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
+               "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
+    chrome = ("<div class='mobile-menu'><p>Socks Hats Gloves Scarves Sale</p></div>"
+              "<ol class='Breadcrumbs'><li>Home</li><li>Socks</li></ol>"
+              "<div id='sortBy'><p>Sort by: price, low to high</p></div>"
+              "<div class='facet-list'><p>Colour: grey (4), navy (2)</p></div>"
+              "<section class='related-products'><p>You may also like: Alpaca bed socks</p></section>"
+              "<div class='recently-viewed'><p>Wool beanie, 25 euros</p></div>"
+              "<span class='size-popover'>Between sizes? Take the larger one.</span>")
+    own = ("<div class='product-description'><p>Machine washable at 30 degrees.</p></div>"
+           "<div class='menuitem'><p>Dried flat.</p></div><div class='filtered'><p>Grey melange.</p></div>")
+    doc = fastx.parse("<html><body>" + buy_box + chrome + own + "</body></html>")
+
+    assert set(dm.SHOP_TYPES) == {"product", "collection"}
+    for kind in dm.SHOP_TYPES:
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Soft merino wool" in text and "Price: 18 euros" in text, kind
+        for gone in ("Gloves Scarves", "Home", "Sort by", "navy (2)", "Alpaca bed socks", "Wool beanie",
+                     "Between sizes"):
+            assert gone not in text, (kind, gone)
+        # a word of the list, not a name that only starts with one
+        assert "Machine washable" in text and "Dried flat" in text and "Grey melange" in text, kind
+    for kind in ("article", "service", "listing", "forum", "documentation"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Sort by" in text and "Alpaca bed socks" in text and "Between sizes" in text, kind
+    _assert_share_guard_and_thresholds(keep_all, doc, "Alpaca bed socks", "related",
+                                       "Alpaca bed socks, warm on cold nights.")
+
+
+def test_overlays_are_dropped_on_collection_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    grid = ("<h1>Hiking socks</h1><p>Merino and alpaca socks for long walks, cushioned and reinforced, "
+            "knitted in Portugal.</p>" + "".join(f"<div class='card'><p>Trail sock model {k}, 18 euros</p></div>"
+                                                  for k in range(6)))
+    overlays = ("<div id='CartDrawer'><p>Your cart is empty. Continue shopping.</p></div>"
+                "<div class='newsletter-popup'><p>Join us for 10% off your first order.</p></div>"
+                "<div class='modal quick-view'><p>Choose a size to add this item.</p></div>")
+    own = "<div class='modalities'><p>Three weights: light, mid and expedition.</p></div>"
+    doc = fastx.parse("<html><body>" + grid + overlays + own + "</body></html>")
+
+    assert dm.OVERLAY_TYPES == ("collection",)
+    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("collection")))
+    assert "Merino and alpaca" in text and "Trail sock model 5" in text
+    assert "cart is empty" not in text and "10% off" not in text and "Choose a size" not in text
+    assert "Three weights" in text                    # a word of the list, not a name starting with one
+    for kind in ("product", "article", "service", "listing", "forum", "documentation"):
+        assert "cart is empty" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
+    # a page that is mostly the overlay keeps it; explicit thresholds are the caller's
+    many = "<html><body><h1>Socks</h1><div class='modal'>" + "<p>Warm socks for cold trails.</p>" * 20 + "</div></body></html>"
+    d2 = fastx.parse(many)
+    assert "Warm socks" in d2.render_text(keep_all.keep(d2, page_types=_read_as("collection")))
+    assert "cart is empty" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("collection")))
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
