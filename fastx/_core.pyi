@@ -194,6 +194,7 @@ GBT_UNSHOWN_CLASSES: tuple[bytes, ...]
 GBT_POST_EXTRA_WORDS: tuple[bytes, ...]
 GBT_SHOP_WORDS: tuple[bytes, ...]
 GBT_OVERLAY_WORDS: tuple[bytes, ...]
+GBT_PAGE_RULES: tuple[str, ...]
 PAGE_TYPES: tuple[str, ...]
 PAGE_TAG_CLASSES: tuple[str, ...]
 FEATURE_NAMES: list[str]
@@ -214,10 +215,7 @@ def default_keep(d: Doc, model: _GbtModel, cut: float, page_cut: float, headline
                  starved_words: float = ..., rel_best: float = ...,
                  rel_share: float = ..., rel_types: int = ...,
                  dup_words: float = ..., dup_types: int = ...,
-                 review_types: int = ..., landmark_types: int = ...,
-                 unshown_types: int = ..., button_types: int = ...,
-                 post_extra_types: int = ..., form_types: int = ...,
-                 shop_types: int = ..., overlay_types: int = ...) -> npt.NDArray[np.uint8]: ...
+                 rule_types: tuple[int, ...] | None = ...) -> npt.NDArray[np.uint8]: ...
 def default_context(parent: Any, units: Any, X: Any, z: Any) -> npt.NDArray[np.float32]: ...
 
 # ---------------------------------------------------------------- methods/bayes/_kernels.pxi

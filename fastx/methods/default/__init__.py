@@ -50,10 +50,14 @@ STARVED_THRESHOLD are kept as well (a page whose content is short pieces), and o
 collection or listing whose best unit's probability p* is under REL_BEST, the units
 reaching REL_SHARE * p*; a kept unit that repeats an earlier kept one word for word (DUP_WORDS
 words at least; a responsive layout's second copy of a description) is dropped on forum,
-product, listing and service pages; on product pages the kept text inside review and rating
-widgets (REVIEW_TYPES) and inside elements whose class says they are not shown (UNSHOWN_TYPES)
-is dropped; on article and listing pages, the kept text inside <button> elements (BUTTON_TYPES); on every page, the kept text inside the page's footer and its navigation (the
-contentinfo and navigation landmarks: LANDMARK_TYPES).  The headline (the heading before the kept text
+product, listing and service pages.  Then the page rules (_core.GBT_PAGE_RULES), each on the
+page types of its *_TYPES tuple, drop the kept text inside: review and rating widgets
+(REVIEW_TYPES: products); elements whose class says they are not shown (UNSHOWN_TYPES:
+products); <button> elements (BUTTON_TYPES: articles, listings); a shop's navigation, other
+products' rows and popovers (SHOP_TYPES: products, collections); dialogs and drawers that open
+over the page (OVERLAY_TYPES: collections); forum posts' signatures and reaction bars
+(POST_EXTRA_TYPES: forums); <form> elements (FORM_TYPES: services); the page's footer and its
+navigation (the contentinfo and navigation landmarks: LANDMARK_TYPES, every page).  The headline (the heading before the kept text
 that reads like the page title) is kept with the text.  Comments,
 navigation and the like are what the model learned to drop.
 
@@ -130,7 +134,6 @@ _DUP_MASK = _type_mask(DUP_TYPES)     # default_keep's dup_types
 # (_core._gbt_review_drop's docstring: a third of the words wrongly kept on wcxb-dev's product
 # pages; the other page types keep their testimonials and ratings).
 REVIEW_TYPES = ("product",)
-_REVIEW_MASK = _type_mask(REVIEW_TYPES)   # default_keep's review_types
 # On pages read as any of LANDMARK_TYPES, the kept text inside the page's footer (a <footer> outside
 # every article, aside, main, nav and section, or role=contentinfo: the contentinfo landmark) and
 # inside navigation (<nav>, <menu>, role=navigation or menu: the navigation landmark) is dropped,
@@ -138,13 +141,11 @@ _REVIEW_MASK = _type_mask(REVIEW_TYPES)   # default_keep's review_types
 # print, footnotes and service blurbs, which the model keeps at .4-.7; menus, breadcrumbs, tables
 # of contents).  Every type: it wins or ties on each of them, on both splits of wcxb-dev.
 LANDMARK_TYPES = _page_type.PAGE_TYPES
-_LANDMARK_MASK = _type_mask(LANDMARK_TYPES)   # default_keep's landmark_types
 # On pages read as products, the kept text inside elements whose class says they are not shown
 # (_core.GBT_UNSHOWN_CLASSES: a framework's hide/hidden/d-none, its screen-reader-only sr-only/
 # visually-hidden) is dropped unless it is more than half of the kept text (_core._gbt_unshown_drop's
 # docstring: a theme's hidden cart panels and variant data, screen-reader captions and prices).
 UNSHOWN_TYPES = ("product",)
-_UNSHOWN_MASK = _type_mask(UNSHOWN_TYPES)  # default_keep's unshown_types
 # On pages read as articles or listings, the kept text inside <button> elements is dropped, however
 # much of the kept text it is (_core._gbt_keep_mask's docstring: a page's controls, "Save this
 # event", "Share", "View more", which the model keeps with the unit around them).  Simulated on
@@ -152,7 +153,6 @@ _UNSHOWN_MASK = _type_mask(UNSHOWN_TYPES)  # default_keep's unshown_types
 # .9398 -> .9399, listing .7396 -> .7413 / .7381 -> .7581; the other types lose on one split or both
 # (the questions of FAQ accordions and the titles of tabs are buttons there).
 BUTTON_TYPES = ("article", "listing")
-_BUTTON_MASK = _type_mask(BUTTON_TYPES)    # default_keep's button_types
 # On pages read as forums, the kept text inside a post's signature or its reaction bar (class/id
 # words _core.GBT_POST_EXTRA_WORDS: signature, reactions, reaction, likes) is dropped unless it is
 # more than half of the kept text (_core._gbt_post_extra_drop's docstring: the author's motto and
@@ -160,14 +160,12 @@ _BUTTON_MASK = _type_mask(BUTTON_TYPES)    # default_keep's button_types
 # by the type pages are read as (training / validation split): forum .7940 -> .7969 (19 win on 19
 # sites, none loses) / .8678 -> .8731 (5 win on 5 sites, none loses).
 POST_EXTRA_TYPES = ("forum",)
-_POST_EXTRA_MASK = _type_mask(POST_EXTRA_TYPES)    # default_keep's post_extra_types
 # On pages read as services, the kept text inside <form> elements is dropped unless it is more than
 # half of the kept text (_core._gbt_form_drop's docstring: the contact, quote, demo or newsletter
 # form a service page ends in, its labels, <select> options and consent fine print).  Simulated on
 # wcxb-dev by the type pages are read as (training / validation split): service .8466 -> .8499 (9
 # win on 8 sites, 2 lose) / .8871 -> .8889 (2 win, 1 loses); forum and documentation unchanged.
 FORM_TYPES = ("service",)
-_FORM_MASK = _type_mask(FORM_TYPES)    # default_keep's form_types
 # On pages read as products or collections, the kept text inside elements whose class or id names the
 # shop's navigation (menu, breadcrumb, sort, filter, facet), other products (related, recommended,
 # upsell, recently viewed) or an overlay (popover, tooltip) is dropped unless it is more than half of
@@ -176,14 +174,17 @@ _FORM_MASK = _type_mask(FORM_TYPES)    # default_keep's form_types
 # Simulated on wcxb-dev by the type pages are read as (validation / training split): product .7198
 # -> .7268 / .6856 -> .6919, collection .6863 -> .6941 / .7020 -> .7077.
 SHOP_TYPES = ("product", "collection")
-_SHOP_MASK = _type_mask(SHOP_TYPES)        # default_keep's shop_types
 # On pages read as collections, the kept text inside elements whose class or id names a dialog or panel
 # that opens over the page (_core.GBT_OVERLAY_WORDS: modal, popup, drawer) is dropped unless it is more
 # than half of the kept text (_core._gbt_overlay_drop's docstring: cart and filter drawers, newsletter
 # and region popups, quick-view modals, shown only when opened).  Simulated on wcxb-dev after the shop
 # rule: validation .6941 -> .6976, training .7077 -> .7098; products lose on the training split.
 OVERLAY_TYPES = ("collection",)
-_OVERLAY_MASK = _type_mask(OVERLAY_TYPES)  # default_keep's overlay_types
+# the page rules' type masks, in the order of _core.GBT_PAGE_RULES (default_keep's rule_types)
+_RULE_TYPES = {"review": REVIEW_TYPES, "landmark": LANDMARK_TYPES, "unshown": UNSHOWN_TYPES,
+               "button": BUTTON_TYPES, "shop": SHOP_TYPES, "post_extra": POST_EXTRA_TYPES,
+               "form": FORM_TYPES, "overlay": OVERLAY_TYPES}
+_RULE_MASKS = tuple(_type_mask(_RULE_TYPES[r]) for r in _core.GBT_PAGE_RULES)
 
 
 def logit(p: float) -> float:
@@ -283,11 +284,7 @@ class DefaultModel:
                                   self._type_cuts if own else None, own, self._first,
                                   logit(STARVED_THRESHOLD), STARVED_WORDS if own else 0.0,
                                   REL_BEST if own else 0.0, REL_SHARE, _REL_MASK,
-                                  DUP_WORDS if own else 0.0, _DUP_MASK, _REVIEW_MASK if own else 0,
-                                  _LANDMARK_MASK if own else 0, _UNSHOWN_MASK if own else 0,
-                                  _BUTTON_MASK if own else 0, _POST_EXTRA_MASK if own else 0,
-                                  _FORM_MASK if own else 0, _SHOP_MASK if own else 0,
-                                  _OVERLAY_MASK if own else 0)
+                                  DUP_WORDS if own else 0.0, _DUP_MASK, _RULE_MASKS if own else None)
 
     @classmethod
     def load(cls, path: "str | Path" = MODEL_PATH) -> "DefaultModel":

@@ -166,6 +166,10 @@ DEF _GBT_RULE_SHOP = 16      # ... _gbt_shop_drop
 DEF _GBT_RULE_POST_EXTRA = 32  # ... _gbt_post_extra_drop
 DEF _GBT_RULE_FORM = 64      # ... _gbt_form_drop
 DEF _GBT_RULE_OVERLAY = 128  # ... _gbt_overlay_drop
+DEF _GBT_NRULES = 8           # their number: the length of default_keep's `rule_types`
+# the page rules by name, in the order of their bits (rule k is bit 1 << k): default_keep's
+# `rule_types` holds, in this order, the bit mask of the page types each rule applies to
+GBT_PAGE_RULES = ("review", "landmark", "unshown", "button", "shop", "post_extra", "form", "overlay")
 
 cdef uint8_t _gbt_tagcat[STATIC_LIMIT]
 cdef uint8_t _gbt_ptag[STATIC_LIMIT]
@@ -1522,22 +1526,15 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 
 
 cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut, double page_cut, int rel_types,
-                               double rel_best, int dup_types=-1, double dup_words=0.0, int review_types=0,
-                               int landmark_types=0, int unshown_types=0, int button_types=0,
-                               int post_extra_types=0, int form_types=0, int shop_types=0,
-                               int overlay_types=0):
+                               double rel_best, int dup_types=-1, double dup_words=0.0,
+                               const int *rule_types=NULL):
     """(cut, page_cut, rel_best, dup_words, rules) for a page of type probabilities `probs` (_GBT_NTYPES
     floats): the pair of its most probable type (np.argmax's choice: the first maximum, or the
     first NaN) when `type_cuts` are given, the rule relative to the best unit only for the types
     in the bit mask `rel_types` (-1: every type), the duplicate rule (_gbt_dedupe) only for
     the types in the bit mask `dup_types` (-1: every type), and in `rules` the bits of the page
-    rules that apply: _GBT_RULE_REVIEW (_gbt_review_drop) for the types in the bit mask
-    `review_types`, _GBT_RULE_LANDMARK (_gbt_landmark_drop) for those in `landmark_types`,
-    _GBT_RULE_UNSHOWN (_gbt_unshown_drop) for those in `unshown_types`, _GBT_RULE_BUTTON (the button
-    rule of _gbt_keep_mask) for those in `button_types`, _GBT_RULE_POST_EXTRA (_gbt_post_extra_drop)
-    for those in `post_extra_types`, _GBT_RULE_FORM (_gbt_form_drop) for those in `form_types`,
-    _GBT_RULE_SHOP (_gbt_shop_drop) for those in `shop_types`, _GBT_RULE_OVERLAY (_gbt_overlay_drop)
-    for those in `overlay_types` (0: none, -1: every type)."""
+    rules that apply: bit 1 << r (GBT_PAGE_RULES[r]: _GBT_RULE_REVIEW ... _GBT_RULE_OVERLAY) when the
+    type is in the bit mask rule_types[r] (_GBT_NRULES masks; NULL: no rule)."""
     cdef Py_ssize_t k = 0, j
     for j in range(1, _GBT_NTYPES):
         if probs[k] != probs[k]:
@@ -1550,14 +1547,12 @@ cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut,
         rel_best = 0.0
     if dup_types >= 0 and not (dup_types >> k) & 1:
         dup_words = 0.0
-    return cut, page_cut, rel_best, dup_words, ((_GBT_RULE_REVIEW if (review_types >> k) & 1 else 0)
-                                                | (_GBT_RULE_LANDMARK if (landmark_types >> k) & 1 else 0)
-                                                | (_GBT_RULE_UNSHOWN if (unshown_types >> k) & 1 else 0)
-                                                | (_GBT_RULE_BUTTON if (button_types >> k) & 1 else 0)
-                                                | (_GBT_RULE_POST_EXTRA if (post_extra_types >> k) & 1 else 0)
-                                                | (_GBT_RULE_FORM if (form_types >> k) & 1 else 0)
-                                                | (_GBT_RULE_SHOP if (shop_types >> k) & 1 else 0)
-                                                | (_GBT_RULE_OVERLAY if (overlay_types >> k) & 1 else 0))
+    cdef int rules = 0, r
+    if rule_types != NULL:
+        for r in range(_GBT_NRULES):
+            if (rule_types[r] >> k) & 1:
+                rules |= 1 << r
+    return cut, page_cut, rel_best, dup_words, rules
 
 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
@@ -1565,9 +1560,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                           bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
                           double rel_best=0.0, double rel_share=0.0, int rel_types=-1,
                           double *words_out=NULL, double starved_after=0.0, int dup_types=-1,
-                          double dup_words=0.0, int review_types=0, int landmark_types=0,
-                          int unshown_types=0, int button_types=0, int post_extra_types=0, int form_types=0,
-                          int shop_types=0, int overlay_types=0):
+                          double dup_words=0.0, const int *rule_types=NULL):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1580,10 +1573,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     `starved_after` applied: a page whose kept units hold fewer words than it and whose units
     are one block keeps the mask of the starved-page rule (every tree on the rows still held,
     `low_cut`), so that only a starved page of more than _GBT_BLOCK units is featured again.
-    `dup_words`, `dup_types`: the duplicate rule (`_gbt_dedupe`, default_keep's); `review_types`,
-    `landmark_types`, `unshown_types`, `button_types`, `shop_types`, `overlay_types`: the review,
-    landmark, unshown, button, shop and overlay rules' (`_gbt_review_drop`, `_gbt_landmark_drop`,
-    `_gbt_unshown_drop`, `_gbt_keep_mask`, `_gbt_shop_drop`, `_gbt_overlay_drop`)."""
+    `dup_words`, `dup_types`: the duplicate rule (`_gbt_dedupe`, default_keep's); `rule_types`: the
+    page rules' type masks (_GBT_NRULES of them, in GBT_PAGE_RULES's order; default_keep's)."""
     if not _gbt_ready:
         _gbt_init()
     cdef Py_ssize_t n = d.n, i, j, k, m = 0, b, a, p, u, ntext = 0
@@ -1781,9 +1772,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                 for k in range(_GBT_NTYPES):
                     ptv[k] = pv[k]
                 cut, page_cut, rel_best, dup_words, rules = _gbt_type_decisions(
-                    ptv, type_cuts, cut, page_cut, rel_types, rel_best, dup_types, dup_words, review_types,
-                    landmark_types, unshown_types, button_types, post_extra_types, form_types, shop_types,
-                    overlay_types)
+                    ptv, type_cuts, cut, page_cut, rel_types, rel_best, dup_types, dup_words, rule_types)
             if rel_best > 0 or starved_words > 0:
                 nexit = 0                   # the page rules need every unit's exact log-odds
             if rel_best > 0:
@@ -3191,9 +3180,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
                  bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
                  double rel_best=0.0, double rel_share=0.0, int rel_types=-1, double dup_words=0.0,
-                 int dup_types=-1, int review_types=0, int landmark_types=0, int unshown_types=0,
-                 int button_types=0, int post_extra_types=0, int form_types=0, int shop_types=0,
-                 int overlay_types=0):
+                 int dup_types=-1, object rule_types=None):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's compiled
@@ -3219,30 +3206,37 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `dup_words`, `dup_types`: when the page's most probable type is in the bit mask `dup_types`
     (-1: any page), a kept unit of at least `dup_words` words (0: the rule is off) whose words
     are those of an earlier kept unit is dropped (`_gbt_dedupe`).
-    `review_types`: on a page whose most probable type is in this bit mask (0: none), the nodes
-    inside review and rating widgets are dropped (`_gbt_review_drop`); `landmark_types`: likewise,
-    the nodes inside the page's footer and navigation (`_gbt_landmark_drop`); `unshown_types`: likewise, the nodes
-    inside elements whose class says they are not shown (`_gbt_unshown_drop`); `button_types`: likewise,
-    the nodes inside <button> elements (the button rule of `_gbt_keep_mask`); `post_extra_types`: likewise,
-    the nodes inside forum posts' signatures and reaction bars (`_gbt_post_extra_drop`); `form_types`:
-    likewise, the nodes inside <form> elements (`_gbt_form_drop`); `shop_types`: likewise, the
-    nodes inside elements whose class or id names a shop's navigation, other products or an overlay
-    (`_gbt_shop_drop`); `overlay_types`: likewise, the nodes inside elements whose class or id names a
-    dialog or panel that opens over the page (`_gbt_overlay_drop`).
+    `rule_types`: the page rules (_gbt_keep_mask), one bit mask of page types per rule in the
+    order of GBT_PAGE_RULES (fewer: the rest 0; None: no rule): on a page whose most probable
+    type is in a rule's mask, the kept nodes inside review and rating widgets are dropped
+    ("review": `_gbt_review_drop`), inside the page's footer and navigation ("landmark":
+    `_gbt_landmark_drop`), inside elements whose class says they are not shown ("unshown":
+    `_gbt_unshown_drop`), inside <button> elements ("button": the button rule of
+    `_gbt_keep_mask`), inside a shop's navigation, other products and overlays ("shop":
+    `_gbt_shop_drop`), inside forum posts' signatures and reaction bars ("post_extra":
+    `_gbt_post_extra_drop`), inside <form> elements ("form": `_gbt_form_drop`) and inside dialogs
+    and panels that open over the page ("overlay": `_gbt_overlay_drop`).
     One stage: the units are featured and scored block by block (`_gbt_features`), so that
     memory beyond the Doc and the mask does not grow with the number of units; two stages:
     the context of a unit needs every unit's first-stage score, so the whole matrix is built."""
     cdef double words = -1.0
+    cdef int rt[_GBT_NRULES]
+    cdef const int *rtp = NULL
+    cdef Py_ssize_t r
+    if rule_types is not None:
+        if len(rule_types) > _GBT_NRULES:
+            raise ValueError(f"rule_types: at most {_GBT_NRULES} masks (GBT_PAGE_RULES), got {len(rule_types)}")
+        for r in range(_GBT_NRULES):
+            rt[r] = <int>rule_types[r] if r < len(rule_types) else 0
+        rtp = rt
     if first is None:
         keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                              low_cut, 0.0, rel_best, rel_share, rel_types, &words, starved_words, dup_types,
-                             dup_words, review_types, landmark_types, unshown_types, button_types,
-                             post_extra_types, form_types, shop_types, overlay_types)
+                             dup_words, rtp)
         if 0 <= words < starved_words:         # a starved page of many units: every tree, the low cut
             keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                                  low_cut, starved_words, rel_best, rel_share, rel_types, NULL, 0.0, dup_types,
-                                 dup_words, review_types, landmark_types, unshown_types, button_types,
-                                 post_extra_types, form_types, shop_types, overlay_types)
+                                 dup_words, rtp)
         return keep
     cdef int rules = 0
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
@@ -3252,8 +3246,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         pv2 = np.ascontiguousarray(X_arr[0, _GF_PT:_GF_PT + _GBT_NTYPES])      # float32, as the rows hold them
         cut, page_cut, rel_best, dup_words, rules = _gbt_type_decisions(
             <const float *>cnp.PyArray_DATA(pv2), type_cuts, cut, page_cut, rel_types, rel_best, dup_types,
-            dup_words, review_types, landmark_types, unshown_types, button_types, post_extra_types,
-            form_types, shop_types, overlay_types)
+            dup_words, rtp)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:

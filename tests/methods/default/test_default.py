@@ -688,6 +688,23 @@ def test_overlays_are_dropped_on_collection_pages_only():
     assert "cart is empty" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("collection")))
 
 
+def test_rule_types_hold_one_type_mask_per_page_rule():
+    # the module's rule table names every rule of the kernel, in the kernel's order
+    assert set(dm._RULE_TYPES) == set(_core.GBT_PAGE_RULES)
+    assert len(dm._RULE_MASKS) == len(_core.GBT_PAGE_RULES)
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)
+    doc = fastx.parse("<html><body><h1>Socks</h1><p>Warm socks for cold trails and long walks.</p>"
+                      "<button>Add to cart</button></body></html>")
+    args = (doc, keep_all._trees, 0.0, 0.0, True, 0.6, _read_as("article"))
+    button = _core.GBT_PAGE_RULES.index("button")
+    on = tuple(-1 if r == button else 0 for r in range(len(_core.GBT_PAGE_RULES)))
+    assert "Add to cart" in doc.render_text(_core.default_keep(*args))
+    assert "Add to cart" not in doc.render_text(_core.default_keep(*args, rule_types=on))
+    assert "Add to cart" not in doc.render_text(_core.default_keep(*args, rule_types=on[:button + 1]))
+    with pytest.raises(ValueError, match="at most"):
+        _core.default_keep(*args, rule_types=(0,) * (len(_core.GBT_PAGE_RULES) + 1))
+
+
 def test_page_threshold_drops_pages_without_main_content():
     rule = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-5.0, 5.0]], 0.5, page_threshold=0.9)
     assert "arches had cracked" in fastx.extract(ARTICLE, model=rule).text          # best unit: p = 0.993
