@@ -1743,6 +1743,8 @@ cdef bint _meta_not_name(str p):
     return _META_NOT_NAME.search(p) is not None
 
 
+# author values that stand for no one: an unfilled template variable, a CMS account ("webmaster")
+_META_PLACEHOLDER = frozenset(("undefined", "null", "none", "na", "webmaster"))
 _META_CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
                "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
 
@@ -1776,6 +1778,8 @@ def _meta_split_names(s):
         if _meta_not_name(p) or len(p) > 60 or len(p.split()) > 5:
             continue
         if not _meta_has_alpha(p):
+            continue
+        if meta_key(p) in _META_PLACEHOLDER:     # "undefined", "Webmaster": a template's or CMS's stand-in
             continue
         names.append(p)
     return names
@@ -2052,6 +2056,10 @@ def meta_resolve(doc, url, cls, page_type=None):
             set_("author", _meta_byline_author(hints, texts, link_author, h1s, md, all_hints, hints_later[1]), "byline")
         else:
             set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
+    if md.author is not None and "; " in md.author:
+        # several authors: one that is the site (og:site_name or the host's name, a leading "The"
+        # ignored) is its publisher beside the writers ("Jane Doe; John Roe; The Daily Paper")
+        md.author = _meta_drop_site_names(md.author, _meta_site_keys(md.sitename, host))
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
     dayfirst = _meta_dayfirst(lang or metas.get("og:locale") or metas.get("content-language"))
@@ -2238,6 +2246,22 @@ def _meta_bcp47(s):
 
 
 _META_DASHES = re.compile(r"[-_]+")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_drop_site_names(author, keys):
+    """`author` ("; "-joined names) without the names that are the site (their key, without a
+    leading "the", one of `keys`), unless every name is."""
+    parts = author.split("; ")
+    keep = []
+    for p in parts:
+        k = meta_key(p)
+        if k.startswith("the") and k[3:] in keys:
+            k = k[3:]
+        if k not in keys:
+            keep.append(p)
+    return "; ".join(keep) if keep else author
 
 
 @cython.wraparound(True)
@@ -2581,8 +2605,10 @@ _META_ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder
                    r"authors|expert|senior|director|manager|ceo|cto|journalist|correspondent|columnist|"
                    r"moderator|member|joined|topic|head|chief|specialist|analyst|strategist|lead|"
                    r"marketing|insights|posts?|view|profile|follow|more|about|written|recipe|by|min|read|"
-                   r"updated|published|posted)\b")          # searched in lower case
+                   r"updated|published|posted|attorney|lawyer|psychologist|therapist|dietitian|nutritionist|"
+                   r"physician|counselor)\b")          # searched in lower case
 _META_AT = re.compile(r"\s+(?:at|from|of|für|de)\s+")
+_META_AT_END = re.compile(r"\s+(?:at|from|on|in)\s*$")
 _META_AUTHOR_LABEL = re.compile(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", re.I)
 
 
@@ -2600,6 +2626,7 @@ def _meta_trim_role(n):
         n = n[:m.start()]
     if "at" in n or "from" in n or "of" in n or "für" in n or "de" in n:     # (what _META_AT needs)
         n = _META_AT.split(n, maxsplit=1)[0]
+        n = _META_AT_END.sub("", n)         # "Posted by David at December 16, 2025" (the date cut off)
     return n.strip(" ,.-–—|⋅•")
 
 
@@ -2671,6 +2698,12 @@ cdef bint _meta_has_word(str s, tuple words, pattern):
     if s.isascii():
         return not _meta_lacks(s, words)
     return pattern.search(s) is not None
+
+
+# "By ..." texts that are no byline: a consent line ("By clicking Subscribe, you agree to our Terms",
+# "By using VS Code ...": a lower-case -ing word after "By") and a lone "By" and one word (a filter
+# menu's "By Category", "By Price", "BY INDUSTRY"; a byline of one word says more: "Posted by X on")
+_META_BY_NOT_BYLINE = re.compile(r"(?i:by)\s+[a-z]+ing\b|\s*(?i:by)\s+\w+\s*$")
 
 
 # the visible candidates tried, nearest the headline first: a byline or dateline further away
@@ -2763,8 +2796,10 @@ def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after =
                 names = _meta_zh_names(m)
                 if names:
                     return _meta_join_names(names)
-            if len(t) < 120 and not _meta_lacks(t, ("by",)) and _META_BY.match(t):
-                names = [n for n in map(_meta_trim_role, _meta_split_names(t)) if n and _meta_name_like(n)]
+            if len(t) < 120 and not _meta_lacks(t, ("by",)) and _META_BY.match(t) and not _META_BY_NOT_BYLINE.match(t):
+                # a name starts upper-case ("By the Numbers", "By industry Retail Media" are not bylines)
+                names = [n for n in map(_meta_trim_role, _meta_split_names(t))
+                         if n and _meta_name_like(n) and (n[0].isupper() or not n[0].isalpha())]
                 if names:
                     return _meta_join_names(names)
     if link_author:

@@ -116,6 +116,41 @@ def test_meta_author_split_into_names(author, out):
     assert meta(html).author == out
 
 
+@pytest.mark.parametrize("author", ["undefined", "Webmaster", "null"])
+def test_a_placeholder_author_is_no_author(author):
+    html = f"<html><head><meta name='author' content='{author}'></head><body><h1>T</h1></body></html>"
+    assert meta(html).author is None
+
+
+@pytest.mark.parametrize("text", [
+    'By clicking "Join" you are agreeing to our Terms of Service and Privacy Policy',    # consent
+    "By using Acme Code, you agree to its license",
+    "By the Numbers",                   # a name starts upper-case
+    "By industry Retail Media Construction",
+    "By Category",                      # a filter menu's "By" and one word
+    "BY INDUSTRY",
+])
+def test_by_texts_that_are_no_byline(text):
+    html = f"<html><body><h1>Topic</h1><p>{text}</p><p>Body text of the page.</p></body></html>"
+    assert meta(html).author is None
+
+
+def test_byline_name_without_a_trailing_at_or_a_profession():
+    html = "<html><body><h1>T</h1><p>Posted by David at December 16, 2025 11:15 AM</p></body></html>"
+    assert meta(html).author == "David"
+    html = "<html><body><h1>T</h1><p class='author'>Justin Meserole, Trial Attorney</p></body></html>"
+    assert meta(html).author == "Justin Meserole"
+
+
+def test_the_site_among_several_authors_is_dropped():
+    html = ("<html><head><meta property='og:site_name' content='Daily Paper'>"
+            "<meta name='author' content='Ana Lima, Bo Chen, The Daily Paper'></head><body><h1>T</h1></body></html>")
+    assert meta(html).author == "Ana Lima; Bo Chen"
+    html = ("<html><head><meta property='og:site_name' content='Daily Paper'>"
+            "<meta name='author' content='Daily Paper'></head><body><h1>T</h1></body></html>")
+    assert meta(html).author == "Daily Paper"         # the only author stays
+
+
 def test_comparison_key_is_the_expression():
     import re
     for s in ("Ten Ways to Cook Rice!", "Über_Straße – Ⅻ²", "İstanbul'da ﬁnal", "٣٤ ٥ Ǆ ß", "新闻 · 中文", "", "_-_"):
