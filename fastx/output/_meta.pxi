@@ -1889,8 +1889,11 @@ def _meta_meta_groups(metas):
 def meta_resolve(doc, url, cls, page_type=None):
     """Metadata of a parsed page (a :class:`fastx.Doc`), filled into a new `cls()` (fastx.metadata.Metadata:
     extract_metadata); `url` defaults to ``doc.url``; `page_type`, when given, is called (at most
-    once, only when the title's choice depends on it) for the page's type (_META_SLOGAN_TYPES)."""
+    once, only when the title's choice or a visible byline depends on it) for the page's type
+    (_META_SLOGAN_TYPES, _META_UNSIGNED_TYPES)."""
     url = url or doc.url
+    if page_type is not None:
+        page_type = _meta_once(page_type)
     metas, meta_multi, recs = meta_scan(doc)
     md = cls()
     src = md.source
@@ -2053,9 +2056,15 @@ def meta_resolve(doc, url, cls, page_type=None):
         # second pass over the window otherwise); eagerly when they could fall within
         # _META_SHOWN_NEAR of the h1 the date check below reads `hints` around
         if later_hints():
-            set_("author", _meta_byline_author(hints, texts, link_author, h1s, md, all_hints, hints_later[1]), "byline")
+            byline = _meta_byline_author(hints, texts, link_author, h1s, md, all_hints, hints_later[1])
         else:
-            set_("author", _meta_byline_author(all_hints(), texts, link_author, h1s, md), "byline")
+            byline = _meta_byline_author(all_hints(), texts, link_author, h1s, md)
+        # a product, collection, listing or service page has no byline: the names by its headline
+        # are a review's, a brand's, a filter menu's or a listed post's (the page type asked only
+        # when the page shows one)
+        if byline is not None and page_type is not None and page_type() in _META_UNSIGNED_TYPES:
+            byline = None
+        set_("author", byline, "byline")
     if md.author is not None and "; " in md.author:
         # several authors: one that is the site (og:site_name or the host's name, a leading "The"
         # ignored) is its publisher beside the writers ("Jane Doe; John Roe; The Daily Paper")
@@ -2246,6 +2255,16 @@ def _meta_bcp47(s):
 
 
 _META_DASHES = re.compile(r"[-_]+")
+
+
+def _meta_once(f):
+    """`f` called at most once: its answer kept for the calls after."""
+    box = []
+    def once():
+        if not box:
+            box.append(f())
+        return box[0]
+    return once
 
 
 @cython.wraparound(True)
@@ -2570,6 +2589,9 @@ _META_TITLE_OVERLAP = 0.3
 # it 36 times (wcxb-dev, both splits): without them, validation +8/-3, train +18/-13 pages; on
 # every other page type they win (articles: -19/+9 on validation without them)
 _META_SLOGAN_TYPES = ("service",)
+# page types whose visible bylines are not the page's author (wcxb-dev: of the 64 authors the
+# byline gave on such pages, none was the gold's)
+_META_UNSIGNED_TYPES = ("product", "collection", "listing", "service")
 # the share of another candidate's words (not the most trusted one's) an h1 must hold to be
 # the title: wcxb-dev's training hosts, 0.3 -> 0.5 -> 0.7: 950, 952, 951 of 1166 right
 _META_TITLE_OTHER_OVERLAP = 0.5

@@ -142,6 +142,16 @@ def test_byline_name_without_a_trailing_at_or_a_profession():
     assert meta(html).author == "Justin Meserole"
 
 
+@pytest.mark.parametrize("kind, author", [("article", "Jane Doe"), ("forum", "Jane Doe"), ("product", None),
+                                          ("collection", None), ("listing", None), ("service", None)])
+def test_a_visible_byline_is_not_read_on_a_product_or_listing_page(kind, author):
+    html = ("<html><head><meta name='author' content='Meta Name'></head>"
+            "<body><h1>Topic</h1><p>By Jane Doe</p><p>Body text.</p></body></html>")
+    assert meta(html, kind=kind).author == "Meta Name"          # the metadata's author stays
+    html = "<html><body><h1>Topic</h1><p>By Jane Doe</p><p>Body text.</p></body></html>"
+    assert meta(html, kind=kind).author == author
+
+
 def test_the_site_among_several_authors_is_dropped():
     html = ("<html><head><meta property='og:site_name' content='Daily Paper'>"
             "<meta name='author' content='Ana Lima, Bo Chen, The Daily Paper'></head><body><h1>T</h1></body></html>")
