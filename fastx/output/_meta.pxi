@@ -1921,7 +1921,8 @@ def meta_resolve(doc, url, cls, page_type=None):
             k = key.lower()
             if "canonical" in k and canonical is None:
                 canonical = val.strip()
-            elif "author" in k and link_author is None and not val.startswith(("http", "/", "mailto")):
+            elif "author" in k and link_author is None and not val.startswith(("http", "/", "mailto"))\
+                    and _META_HREF_PATH.search(val) is None:   # "../about.html" is a page, not a name
                 link_author = val
         elif kind == 5:
             times.append((key, val, order))
@@ -2050,7 +2051,11 @@ def meta_resolve(doc, url, cls, page_type=None):
             if set_("author", _meta_join_names(names), "meta"):
                 break
     if md.author is None and item_author:      # the first: on forums the original poster
-        set_("author", _meta_join_names(_meta_byline_names(item_author["author"], True)), "microdata")
+        # (not on a product, collection, listing or service page: a review's or a listed item's)
+        item = _meta_join_names(_meta_byline_names(item_author["author"], True))
+        if item is not None and page_type is not None and page_type() in _META_UNSIGNED_TYPES:
+            item = None
+        set_("author", item, "microdata")
     if md.author is None:
         # the hints past _META_NEAR read only when the nearer candidates give no name (lazy: a
         # second pass over the window otherwise); eagerly when they could fall within
@@ -2255,6 +2260,8 @@ def _meta_bcp47(s):
 
 
 _META_DASHES = re.compile(r"[-_]+")
+# a <link rel=author> value that is a path or a file: a page about the authors, no name
+_META_HREF_PATH = re.compile(r"/|\.(?:s?html?|php|aspx?|txt)$", re.I)
 
 
 def _meta_once(f):

@@ -152,6 +152,20 @@ def test_a_visible_byline_is_not_read_on_a_product_or_listing_page(kind, author)
     assert meta(html, kind=kind).author == author
 
 
+@pytest.mark.parametrize("kind, author", [("forum", "Jane Doe"), ("listing", None), ("product", None)])
+def test_a_microdata_author_is_not_read_on_a_product_or_listing_page(kind, author):
+    html = ("<html><body><h1>Topic</h1><div itemscope itemtype='https://schema.org/Review'>"
+            "<span itemprop='author'>Jane Doe</span><p>Great.</p></div></body></html>")
+    m = meta(html, kind=kind)
+    assert m.author == author and (author is None or m.source["author"] == "microdata")
+
+
+def test_a_link_rel_author_to_a_page_is_no_name():
+    html = ("<html><head><link rel='author' title='About' href='../about.html'></head>"
+            "<body><h1>T</h1><p>Body text.</p></body></html>")
+    assert meta(html).author is None
+
+
 def test_the_site_among_several_authors_is_dropped():
     html = ("<html><head><meta property='og:site_name' content='Daily Paper'>"
             "<meta name='author' content='Ana Lima, Bo Chen, The Daily Paper'></head><body><h1>T</h1></body></html>")
