@@ -2636,7 +2636,7 @@ _META_ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder
                    r"marketing|insights|posts?|view|profile|follow|more|about|written|recipe|by|min|read|"
                    r"updated|published|posted|attorney|lawyer|psychologist|therapist|dietitian|nutritionist|"
                    r"physician|counselor)\b")          # searched in lower case
-_META_AT = re.compile(r"\s+(?:at|from|of|für|de)\s+")
+_META_AT = re.compile(r"\s+(?:at|from|of|für|de|in)\s+")      # "David at Acme", "Jane Doe in Woodworking"
 _META_AT_END = re.compile(r"\s+(?:at|from|on|in)\s*$")
 _META_AUTHOR_LABEL = re.compile(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", re.I)
 
@@ -2648,12 +2648,13 @@ _META_USER_NAME = re.compile(r"[\w.\-]{2,40}")
 @cython.boundscheck(True)
 def _meta_trim_role(n):
     """A name without the job title after it: "Keith Barry Senior Autos Reporter" -> "Keith Barry",
-    "David at Acme" -> "David"; "" when the text starts with a role word."""
+    "David at Acme" -> "David", "Jane Doe in Woodworking" (the post's category) -> "Jane Doe"; ""
+    when the text starts with a role word."""
     low = n.lower()
     m = _META_ROLE.search(low) if len(low) == len(n) else None
     if m:
         n = n[:m.start()]
-    if "at" in n or "from" in n or "of" in n or "für" in n or "de" in n:     # (what _META_AT needs)
+    if "at" in n or "from" in n or "of" in n or "für" in n or "de" in n or "in" in n:     # (what _META_AT needs)
         n = _META_AT.split(n, maxsplit=1)[0]
         n = _META_AT_END.sub("", n)         # "Posted by David at December 16, 2025" (the date cut off)
     return n.strip(" ,.-–—|⋅•")

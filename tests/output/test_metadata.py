@@ -140,6 +140,8 @@ def test_byline_name_without_a_trailing_at_or_a_profession():
     assert meta(html).author == "David"
     html = "<html><body><h1>T</h1><p class='author'>Justin Meserole, Trial Attorney</p></body></html>"
     assert meta(html).author == "Justin Meserole"
+    html = "<html><body><h1>T</h1><p>By MixmasterFred in Workshop Woodworking</p></body></html>"
+    assert meta(html).author == "MixmasterFred"           # the post's category after "in"
 
 
 @pytest.mark.parametrize("kind, author", [("article", "Jane Doe"), ("forum", "Jane Doe"), ("product", None),
