@@ -257,8 +257,8 @@ cdef uint64_t _consent_first[256]      # per byte (either case): the marks that 
 
 cdef Py_ssize_t _word_table(tuple words, const unsigned char **at, size_t *lens, Py_ssize_t cap):
     """Fill a C table of words (`at`, `lens`: at most `cap`) from a module-level tuple of bytes,
-    which keeps them alive; returns how many (the consent marks, default's review and unshown
-    class words)."""
+    which keeps them alive; returns how many (the consent marks; default's class rules' words,
+    _gbt_words)."""
     cdef Py_ssize_t k = 0
     for w in words[:cap]:
         at[k] = <const unsigned char *>(<bytes>w)

@@ -2759,15 +2759,31 @@ GBT_REVIEW_WORDS = (b"review", b"reviews", b"rating", b"ratings", b"yotpo", b"ok
 DEF _GBT_CLASS_SHARE = 0.5      # the most of a page's kept text a class rule (_gbt_class_drop) may drop
 
 
-cdef const unsigned char *_gbt_review_s[16]
-cdef size_t _gbt_review_len[16]
-cdef Py_ssize_t _gbt_review_n = _word_table(GBT_REVIEW_WORDS, _gbt_review_s, _gbt_review_len, 16)
+DEF _GBT_WORDS_MAX = 32
 
 
-cdef bint _gbt_value_has_word(fx_attr *a, const unsigned char **words, const size_t *lens,
-                              Py_ssize_t nwords) noexcept nogil:
+cdef struct _GbtWords:
+    # a class rule's words as a C table (_gbt_words): pointers into a module-level tuple of bytes
+    const unsigned char *s[_GBT_WORDS_MAX]
+    size_t len[_GBT_WORDS_MAX]
+    Py_ssize_t n
+
+
+cdef _GbtWords _gbt_words(tuple words):
+    """The C table of a class rule's words (at most _GBT_WORDS_MAX; the tuple keeps them alive)."""
+    cdef _GbtWords w
+    if len(words) > _GBT_WORDS_MAX:
+        raise ValueError(f"a class rule holds at most {_GBT_WORDS_MAX} words")
+    w.n = _word_table(words, w.s, w.len, _GBT_WORDS_MAX)
+    return w
+
+
+cdef _GbtWords _gbt_review_words = _gbt_words(GBT_REVIEW_WORDS)
+
+
+cdef bint _gbt_value_has_word(fx_attr *a, const _GbtWords *words) noexcept nogil:
     """Whether a class/id value (its first 256 bytes) holds a token (_gbt_class_token) equal to
-    one of `words` (a _word_table), case aside: the review, post-extra, shop and overlay rules' test."""
+    one of `words`, case aside: the review, post-extra, shop and overlay rules' test."""
     cdef const unsigned char *s
     cdef size_t n, i = 0, j
     cdef Py_ssize_t w
@@ -2779,26 +2795,22 @@ cdef bint _gbt_value_has_word(fx_attr *a, const unsigned char **words, const siz
         i = _gbt_class_token(s, n, i, &j)
         if i >= n:
             break
-        for w in range(nwords):
-            if lens[w] == j - i and fx_ascii_ci_prefix(s + i, j - i, <const char *>words[w], j - i):
+        for w in range(words.n):
+            if words.len[w] == j - i and fx_ascii_ci_prefix(s + i, j - i, <const char *>words.s[w], j - i):
                 return True
         i = j
     return False
 
 
-cdef bint _gbt_review_value(fx_attr *a) noexcept nogil:
-    """Whether a class/id value holds a token of GBT_REVIEW_WORDS (_gbt_value_has_word)."""
-    return _gbt_value_has_word(a, _gbt_review_s, _gbt_review_len, _gbt_review_n)
-
-
-ctypedef bint (*_GbtValueTest)(fx_attr *a) noexcept nogil
+ctypedef bint (*_GbtValueTest)(fx_attr *a, const _GbtWords *words) noexcept nogil
 
 
 cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share,
-                          _GbtValueTest test, bint by_id, int32_t tag=-1) noexcept nogil:
+                          _GbtValueTest test, const _GbtWords *words, bint by_id,
+                          int32_t tag=-1) noexcept nogil:
     """The kept nodes inside an element whose class value (or, with `by_id`, id value) passes
-    `test` (never html, body, main or article), or, with `tag` >= 0 (and `test` NULL), inside an
-    element of that tag id, are dropped, unless their text is more than `max_share` of the kept
+    `test` against the rule's `words` (never html, body, main or article), or, with `tag` >= 0
+    (and `test` NULL), inside an element of that tag id, are dropped, unless their text is more than `max_share` of the kept
     text: the review, unshown, post-extra and form rules.  One pass in preorder (a node
     inherits its parent's flag; only the elements marked NF_HINT_ATTR are read); nothing
     changes when memory is short."""
@@ -2818,7 +2830,8 @@ cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double
         elif dv.flags[i] & NF_HINT_ATTR and not (dv.tag[i] < STATIC_LIMIT and _tag_props[dv.tag[i]] & TP_PAGE):
             # (an element with a class, id or rel, the Doc's mark: no other element is read)
             node = <fx_node *><uintptr_t>dv.ptr[i]
-            if test((<fx_element *>node).attr_class) or (by_id and test((<fx_element *>node).attr_id)):
+            if test((<fx_element *>node).attr_class, words) or (
+                    by_id and test((<fx_element *>node).attr_id, words)):
                 flag[i] = 1
         if dv.kind[i] == LXB_TEXT and keep[i]:
             kept += dv.chars[i]
@@ -2833,9 +2846,9 @@ cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double
 
 cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
     """The review rule (pages read as products, default's REVIEW_TYPES): the kept nodes inside
-    an element whose class or id names a review or rating widget (_gbt_review_value; never html,
-    body, main or article) are dropped, unless their text is more than `max_share` of the kept
-    text (then the widget is what the page is about, or the names mean something else).
+    an element whose class or id names a review or rating widget (_gbt_value_has_word on
+    GBT_REVIEW_WORDS; never html, body, main or article) are dropped, unless their text is more
+    than `max_share` of the kept text (then the widget is what the page is about, or the names mean something else).
 
     Why: a product page's reviews, star ratings and review-filter dropdowns (a review platform's
     widget beside the buy box) are text the model keeps at .35-.85 while WCXB's gold leaves them
@@ -2845,22 +2858,20 @@ cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, doubl
     on wcxb-dev: training pages .6145 -> .6295 (77 pages), validation .6483 -> .6726 (34 pages);
     on other page types it loses (collections, listings, services: their testimonials and
     ratings are content).  (_gbt_class_drop.)"""
-    _gbt_class_drop(keep, n, dv, max_share, _gbt_review_value, True)
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_value_has_word, &_gbt_review_words, True)
 
 
 # the class names of CSS frameworks' utilities that hide an element (display: none) or show it to
 # screen readers only (Bootstrap, Tailwind, Foundation, WordPress, BEM's u- prefix): _gbt_unshown_drop
 GBT_UNSHOWN_CLASSES = (b"hide", b"hidden", b"d-none", b"is-hidden", b"u-hidden", b"sr-only", b"visually-hidden",
                        b"visuallyhidden", b"screen-reader-text", b"screen-reader-only", b"u-visually-hidden")
-cdef const unsigned char *_gbt_unshown_s[16]
-cdef size_t _gbt_unshown_len[16]
-cdef Py_ssize_t _gbt_unshown_n = _word_table(GBT_UNSHOWN_CLASSES, _gbt_unshown_s, _gbt_unshown_len, 16)
+cdef _GbtWords _gbt_unshown_words = _gbt_words(GBT_UNSHOWN_CLASSES)
 
 
-cdef bint _gbt_unshown_value(fx_attr *a) noexcept nogil:
+cdef bint _gbt_unshown_value(fx_attr *a, const _GbtWords *words) noexcept nogil:
     """Whether a class value says its element is not shown: one of its class names (split at
-    ASCII whitespace, case aside) is one of GBT_UNSHOWN_CLASSES, and none shows it again at some
-    breakpoint (a name with a colon, Tailwind's "hidden md:block"; one starting d-, show- or
+    ASCII whitespace, case aside) is one of `words` (GBT_UNSHOWN_CLASSES), and none shows it
+    again at some breakpoint (a name with a colon, Tailwind's "hidden md:block"; one starting d-, show- or
     visible-, Bootstrap's "d-none d-md-block" and Foundation's)."""
     cdef const unsigned char *s
     cdef size_t n, i = 0, j, w, k
@@ -2878,8 +2889,8 @@ cdef bint _gbt_unshown_value(fx_attr *a) noexcept nogil:
             j += 1
         w = j - i
         listed = False
-        for k in range(_gbt_unshown_n):
-            if _gbt_unshown_len[k] == w and fx_ascii_ci_prefix(s + i, w, <const char *>_gbt_unshown_s[k], w):
+        for k in range(<size_t>words.n):
+            if words.len[k] == w and fx_ascii_ci_prefix(s + i, w, <const char *>words.s[k], w):
                 listed = True
                 break
         if listed:
@@ -2906,26 +2917,19 @@ cdef void _gbt_unshown_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, doub
     types lose with it (collections, services, forums: themes that hide an element by class and
     reveal it with a script the markup does not show).  A class value is read only of the
     elements the Doc marked NF_HINT_ATTR (a class, id or rel)."""
-    _gbt_class_drop(keep, n, dv, max_share, _gbt_unshown_value, False)
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_unshown_value, &_gbt_unshown_words, False)
 
 
 # the class/id words of a forum post's extras: the author's signature (phpBB, vBulletin, MyBB:
 # "signature"; XenForo: "message-signature"; Invision: "ipsEntry__signature") and the bar of
 # reactions under it (Discourse: "post-likes"; XenForo: "reactionsBar"): _gbt_post_extra_drop
 GBT_POST_EXTRA_WORDS = (b"signature", b"reactions", b"reaction", b"likes")
-cdef const unsigned char *_gbt_post_extra_s[16]
-cdef size_t _gbt_post_extra_len[16]
-cdef Py_ssize_t _gbt_post_extra_n = _word_table(GBT_POST_EXTRA_WORDS, _gbt_post_extra_s, _gbt_post_extra_len, 16)
-
-
-cdef bint _gbt_post_extra_value(fx_attr *a) noexcept nogil:
-    """Whether a class/id value holds a token of GBT_POST_EXTRA_WORDS (_gbt_value_has_word)."""
-    return _gbt_value_has_word(a, _gbt_post_extra_s, _gbt_post_extra_len, _gbt_post_extra_n)
+cdef _GbtWords _gbt_post_extra_words = _gbt_words(GBT_POST_EXTRA_WORDS)
 
 
 cdef void _gbt_post_extra_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
     """The post-extra rule (pages read as forums, default's POST_EXTRA_TYPES): the kept nodes inside
-    an element whose class or id names a post's signature or its reaction bar (_gbt_post_extra_value:
+    an element whose class or id names a post's signature or its reaction bar (_gbt_value_has_word:
     a token signature, reactions, reaction or likes; never html, body, main or article) are dropped,
     unless their text is more than `max_share` of the kept text (_gbt_class_drop).
 
@@ -2939,7 +2943,7 @@ cdef void _gbt_post_extra_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, d
     types gain nothing (a service or documentation page loses a little: "likes" and "signature"
     name other things there).  A class/id value is read only of the elements the Doc marked
     NF_HINT_ATTR."""
-    _gbt_class_drop(keep, n, dv, max_share, _gbt_post_extra_value, True)
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_value_has_word, &_gbt_post_extra_words, True)
 
 
 cdef void _gbt_form_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
@@ -2959,7 +2963,7 @@ cdef void _gbt_form_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double 
     pages do not change (a forum engine's form around the whole thread is more than half of the
     kept text).  Only the elements with <form>'s tag id are flagged (no attribute is read)."""
     if _gbt_id_form >= 0:
-        _gbt_class_drop(keep, n, dv, max_share, NULL, False, _gbt_id_form)
+        _gbt_class_drop(keep, n, dv, max_share, NULL, NULL, False, _gbt_id_form)
 
 
 # the class/id words of a shop page's navigation (menus, breadcrumbs, a collection's sort and filter
@@ -2968,14 +2972,7 @@ cdef void _gbt_form_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double 
 GBT_SHOP_WORDS = (b"menu", b"breadcrumb", b"breadcrumbs", b"sort", b"filter", b"filters", b"facet", b"facets",
                   b"related", b"recommend", b"recommended", b"recommendation", b"recommendations", b"upsell",
                   b"upsells", b"crosssell", b"recently", b"viewed", b"popover", b"tooltip")
-cdef const unsigned char *_gbt_shop_s[24]
-cdef size_t _gbt_shop_len[24]
-cdef Py_ssize_t _gbt_shop_n = _word_table(GBT_SHOP_WORDS, _gbt_shop_s, _gbt_shop_len, 24)
-
-
-cdef bint _gbt_shop_value(fx_attr *a) noexcept nogil:
-    """Whether a class/id value holds a token (_gbt_class_token) of GBT_SHOP_WORDS, case aside."""
-    return _gbt_value_has_word(a, _gbt_shop_s, _gbt_shop_len, _gbt_shop_n)
+cdef _GbtWords _gbt_shop_words = _gbt_words(GBT_SHOP_WORDS)
 
 
 cdef void _gbt_shop_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
@@ -2999,19 +2996,12 @@ cdef void _gbt_shop_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double 
     the overlays' modal, popup and drawer lose on products' training split (a product-details
     dialog the gold keeps: the overlay rule has them on collections only).  The other corpora's pages are never read as products
     or collections.  A class or id value is read only of the elements the Doc marked NF_HINT_ATTR."""
-    _gbt_class_drop(keep, n, dv, max_share, _gbt_shop_value, True)
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_value_has_word, &_gbt_shop_words, True)
 
 
 # the class/id words of dialogs and panels that open over the page: _gbt_overlay_drop
 GBT_OVERLAY_WORDS = (b"modal", b"popup", b"drawer")
-cdef const unsigned char *_gbt_overlay_s[8]
-cdef size_t _gbt_overlay_len[8]
-cdef Py_ssize_t _gbt_overlay_n = _word_table(GBT_OVERLAY_WORDS, _gbt_overlay_s, _gbt_overlay_len, 8)
-
-
-cdef bint _gbt_overlay_value(fx_attr *a) noexcept nogil:
-    """Whether a class/id value holds a token (_gbt_class_token) of GBT_OVERLAY_WORDS, case aside."""
-    return _gbt_value_has_word(a, _gbt_overlay_s, _gbt_overlay_len, _gbt_overlay_n)
+cdef _GbtWords _gbt_overlay_words = _gbt_words(GBT_OVERLAY_WORDS)
 
 
 cdef void _gbt_overlay_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
@@ -3028,7 +3018,7 @@ cdef void _gbt_overlay_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, doub
     lose).  On pages read as products it loses on the training split (.6856 -> .6847 before the
     shop rule: a product-details dialog the gold keeps).  A class or id value is read only of the
     elements the Doc marked NF_HINT_ATTR."""
-    _gbt_class_drop(keep, n, dv, max_share, _gbt_overlay_value, True)
+    _gbt_class_drop(keep, n, dv, max_share, _gbt_value_has_word, &_gbt_overlay_words, True)
 
 
 cdef void _gbt_landmark_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv) noexcept nogil:
