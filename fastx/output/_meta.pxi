@@ -1829,6 +1829,12 @@ _META_ZH_NOT_NAME = {"未知", "佚名", "匿名", "不详", "网友", "原标�
 _META_NAME_DROP = frozenset(("", None)) | frozenset(_META_ZH_NOT_NAME)
 _META_ZH_SOURCE = re.compile(r"(?:来源|來源|出处|稿源)\s*[:：]\s*([^\s:：|丨]{2,20})")
 _META_ZH_DATE = re.compile(r"(?:发布时间|發布時間|发表时间|时间|日期|发布日期|发布于|發表於)\s*[:：]?\s*([0-9年月日\-/.\s:]{8,30})")
+# a publication dateline whose date has no year or a two-digit one: "发布时间：09-30", "发布时间：18-03-08",
+# "Posted 09/30", "发布于 9月30日" (_meta_yearless_dateline); groups: two-digit year, month, day (numeric),
+# or month, day (年月日 form)
+_META_YEARLESS = re.compile(
+    r"(?:发布时间|發布時間|发表时间|发布日期|发布于|發表於|发表于|published|posted)\s*(?:on)?\s*[:：]?\s*"
+    r"(?:(?:(\d{2})[-/.])?(\d{1,2})[-/.](\d{1,2})|(\d{1,2})月(\d{1,2})日)(?![\d/.-])", re.I)
 
 
 # ---------------------------------------------------------------- resolver
@@ -2036,6 +2042,7 @@ def meta_resolve(doc, url, cls, page_type=None):
                 set_("author", author, "json-ld")
                 break
     if md.author is None:
+        holder = meta_key(metas.get("copyright") or metas.get("dc.rights") or "")
         for k in groups.get("author", ()):
             vals = meta_multi.get(k) or [metas[k]]
             if not vals:
@@ -2048,6 +2055,11 @@ def meta_resolve(doc, url, cls, page_type=None):
                 if x.startswith("http"):
                     x = _meta_author_from_url(x)
                 names.extend(_meta_split_names(x))
+            if holder and names:
+                # a name the page's copyright notice names is its publisher, a site-wide default
+                # ("Redfin", "Condé Nast" of "Copyright (c) Condé Nast 2026", 网易 of
+                # "网易版权所有"), not the page's writer: the byline is read instead
+                names = [x for x in names if not _meta_in_notice(meta_key(x), holder)]
             if set_("author", _meta_join_names(names), "meta"):
                 break
     if md.author is None and item_author:      # the first: on forums the original poster
@@ -2101,6 +2113,12 @@ def meta_resolve(doc, url, cls, page_type=None):
         for k, v in metas.items():
             if ("date" in k or "time" in k or "publish" in k) and ("modif" in k or "updated" in k):
                 set_("date_modified", meta_parse_date(v), "meta")
+    if dated and md.date is None and md.date_modified is not None and len(md.date_modified) == 10 and \
+            _meta_yearless_dateline(texts, hints, h1s[0][1] if h1s else 0, md.date_modified):
+        # a dateline that shows the publication day without its year ("发布时间：09-30", "18-03-08":
+        # Baidu's Baijiahao, and other platforms that print the year only for earlier years)
+        # on the day of the metadata's modified date: the page was published that day
+        md.date, src["date"] = md.date_modified, "byline"
     url_day = meta_url_date(url) or meta_url_date(canonical)
     if md.date is not None and url_day is not None and md.date != url_day and len(md.date) == 10:
         # a day in the URL path (/2025/12/18/) is the publication day as the site's CMS saw it,
@@ -2922,6 +2940,36 @@ def _meta_shown_dates(times, hints, texts, years, h1_order, limit = 1 << 30, mor
             label = t[:t.find(d[:4]) if d[:4] in t else 60]
             if _META_PROFILE.search(label) is None and _META_DEADLINE.search(label) is None:
                 yield d, "byline", _META_UPDATED.search(label) is not None, dist
+
+
+cdef bint _meta_in_notice(str key, str holder):
+    """Whether the comparison key of a name (meta_key) is in that of a copyright notice: at least
+    4 characters of an ASCII key ("al" is in "allrightsreserved"), or 2 of another script's (网易)."""
+    return len(key) >= (4 if key.isascii() else 2) and key in holder
+
+
+def _meta_yearless_dateline(texts, hints, h1_order, modified):
+    """Whether a publication dateline near the headline (bylines and elements classed date/time,
+    within _META_SHOWN_NEAR elements) shows a day without its year, or with a two-digit one
+    (_META_YEARLESS: "发布时间：09-30", "发布时间：18-03-08", "Posted 09/30"), that is the day of
+    `modified` (ISO YYYY-MM-DD): month and day equal, and the two-digit year, if any, its last two
+    digits.  Such a date alone names no year; the modified date gives it when they agree."""
+    cdef int y = int(modified[:4]), mo = int(modified[5:7]), dy = int(modified[8:10])
+    for key, raw, order in list(texts) + list(hints):
+        if abs(order - h1_order) > _META_SHOWN_NEAR:
+            continue
+        for t in (raw, key):
+            if not t or len(t) > 160:
+                continue
+            m = _META_YEARLESS.search(t)
+            if m is None:
+                continue
+            if m[2] is not None:
+                if int(m[2]) == mo and int(m[3]) == dy and (m[1] is None or int(m[1]) == y % 100):
+                    return True
+            elif int(m[4]) == mo and int(m[5]) == dy:
+                return True
+    return False
 
 
 @cython.wraparound(True)

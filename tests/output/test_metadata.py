@@ -168,6 +168,19 @@ def test_a_link_rel_author_to_a_page_is_no_name():
     assert meta(html).author is None
 
 
+@pytest.mark.parametrize("author, notice, found", [
+    ("网易", "网易版权所有", None), ("Condé Nast", "Copyright (c) Condé Nast 2026", None),
+    ("SmartEtailing Inc", "© 2026 SmartEtailing, Inc. All rights reserved.", None),
+    ("Jane Doe", "© 2026 Example Media", "Jane Doe"),
+])
+def test_a_meta_author_the_copyright_notice_names_is_the_publisher(author, notice, found):
+    html = (f"<html><head><meta charset='utf-8'><meta name='author' content='{author}'>"
+            f"<meta name='copyright' content='{notice}'></head><body><h1>A headline here</h1>"
+            "<p>The body of the page.</p></body></html>")
+    m = meta(html.encode("utf-8"))
+    assert m.author == found
+
+
 def test_the_site_among_several_authors_is_dropped():
     html = ("<html><head><meta property='og:site_name' content='Daily Paper'>"
             "<meta name='author' content='Ana Lima, Bo Chen, The Daily Paper'></head><body><h1>T</h1></body></html>")
@@ -374,6 +387,27 @@ def test_chinese_bylines():
             "<div>来源：环球网</div></body></html>")
     m = meta(html)
     assert m.date == "2020-06-05" and m.author == "环球网"       # 未知 (unknown) and editors are not authors
+
+
+@pytest.mark.parametrize("shown, modified, date", [
+    ("发布时间：09-30", "2019-09-30 22:46:13", "2019-09-30"),      # Baijiahao: the day, no year
+    ("发布时间：18-03-08", "2018-03-08 23:16:24", "2018-03-08"),   # a two-digit year
+    ("发布于 9月30日", "2019-09-30T22:46:13", "2019-09-30"),
+    ("Posted 09/30", "2025-09-30", "2025-09-30"),
+    ("发布时间：09-29", "2019-09-30 22:46:13", None),              # another day: no year to give it
+    ("发布时间：17-09-30", "2019-09-30 22:46:13", None),           # another year
+    ("09-30", "2019-09-30 22:46:13", None),                        # no publication label
+])
+def test_a_yearless_dateline_takes_the_year_of_the_modified_date(shown, modified, date):
+    html = (f"<html><head><meta charset='utf-8'><meta itemprop='dateUpdate' content='{modified}'></head>"
+            f"<body><h1>标题 title</h1><div class='author-txt'><p class='author-name'>IT之家</p>"
+            f"<span class='date'>{shown}</span><span class='time'>22:46</span></div>"
+            "<p>正文。Body text of the page.</p></body></html>")
+    m = meta(html.encode("utf-8"))
+    assert m.date_modified == modified[:10]
+    assert m.date == date
+    if date:
+        assert m.source["date"] == "byline"
 
 
 @pytest.mark.parametrize("text, iso", [
