@@ -688,6 +688,30 @@ def test_overlays_are_dropped_on_collection_pages_only():
     assert "cart is empty" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("collection")))
 
 
+def test_asides_and_calls_to_action_are_dropped_on_listing_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    items = ("<h1>Upcoming trail runs</h1><p>Races and group runs near you this spring, sorted by date.</p>"
+             + "".join(f"<div class='event'><h3>Hill run number {k}</h3><p>Ten kilometres over two ridges.</p>"
+                       f"<a class='btn btn-primary' href='/e{k}'>Register now</a></div>" for k in range(6)))
+    chrome = ("<aside class='side'><p>Our club has 4,000 members who run every weekend.</p></aside>"
+              "<div class='wp-block-newsletter'><p>Stay up to date: get our weekly digest.</p></div>"
+              "<div class='BtnGroup'><span>Star this list</span></div>")
+    own = ("<div class='buttonhole-notes'><p>Bring a headlamp for the night stages.</p></div>"
+           "<div class='[&_button]:underline'><p>Entry fees go to the mountain rescue.</p></div>")
+    doc = fastx.parse("<html><body>" + items + chrome + own + "</body></html>")
+
+    assert dm.ASIDE_CTA_TYPES == ("listing",)
+    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("listing")))
+    assert "Hill run number 5" in text and "two ridges" in text
+    for gone in ("Register now", "4,000 members", "weekly digest", "Star this list"):
+        assert gone not in text, gone
+    # a word of the list, not a name that starts with one; a utility variant names no element
+    assert "Bring a headlamp" in text and "mountain rescue" in text
+    for kind in ("article", "product", "collection", "service", "forum", "documentation"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "4,000 members" in text and "weekly digest" in text, kind
+
+
 def test_rule_types_hold_one_type_mask_per_page_rule():
     # the module's rule table names every rule of the kernel, in the kernel's order
     assert set(dm._RULE_TYPES) == set(_core.GBT_PAGE_RULES)
