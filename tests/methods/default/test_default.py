@@ -712,6 +712,30 @@ def test_asides_and_calls_to_action_are_dropped_on_listing_pages_only():
         assert "4,000 members" in text and "weekly digest" in text, kind
 
 
+def test_title_and_chrome_are_dropped_on_forum_and_documentation_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    posts = "".join(f"<div class='post'><p>Reply {k}: I sharpen mine on a whetstone every week or so, "
+                    f"and strop it before each use.</p></div>" for k in range(4))
+    chrome = ("<div class='breadcrumbs'><p>Home / Kitchen / Knives</p></div>"
+              "<div class='page-footer'><p>Content licensed under CC BY 4.0. Last updated today.</p></div>"
+              "<div class='devsite-article-meta nocontent'><p>Send feedback</p></div>")
+    own = "<div class='footerless'><p>Steel grades: carbon, stainless and powder.</p></div>"
+    doc = fastx.parse("<html><body><h1>How often should I sharpen?</h1>" + posts
+                      + "<h1>A second heading</h1>" + chrome + own + "</body></html>")
+
+    assert dm.CHROME_TYPES == ("forum", "documentation")
+    for kind in ("forum", "documentation"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Reply 3" in text and "Steel grades" in text, kind
+        assert "How often" not in text and "A second heading" in text, kind     # the first <h1> only
+        assert "Home / Kitchen" not in text and "CC BY" not in text and "Send feedback" not in text, kind
+    for kind in ("article", "service", "product", "collection", "listing"):
+        assert "How often" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
+    # a page that is mostly its title and chrome keeps them
+    d2 = fastx.parse("<html><body><h1>How often should I sharpen my kitchen knives?</h1><p>Weekly.</p></body></html>")
+    assert "How often" in d2.render_text(keep_all.keep(d2, page_types=_read_as("forum")))
+
+
 def test_rule_types_hold_one_type_mask_per_page_rule():
     # the module's rule table names every rule of the kernel, in the kernel's order
     assert set(dm._RULE_TYPES) == set(_core.GBT_PAGE_RULES)
