@@ -2788,25 +2788,53 @@ cdef _GbtWords _gbt_words(tuple words):
 cdef _GbtWords _gbt_review_words = _gbt_words(GBT_REVIEW_WORDS)
 
 
-cdef bint _gbt_value_has_word(fx_attr *a, const _GbtWords *words) noexcept nogil:
-    """Whether a class/id value (its first 256 bytes) holds a token (_gbt_class_token) equal to
-    one of `words`, case aside: the review, post-extra, shop and overlay rules' test."""
-    cdef const unsigned char *s
-    cdef size_t n, i = 0, j
-    cdef Py_ssize_t w
+cdef inline const unsigned char *_gbt_value_head(fx_attr *a, size_t *n) noexcept nogil:
+    """The first 256 bytes of a class/id value (NULL for none), their length in *n: what the
+    class rules' tests read."""
     if a == NULL or a.value == NULL or a.value.data == NULL:
-        return False
-    s = a.value.data
-    n = a.value.length if a.value.length < 256 else 256
+        return NULL
+    n[0] = a.value.length if a.value.length < 256 else 256
+    return a.value.data
+
+
+cdef inline bint _gbt_is_word(const unsigned char *s, size_t n, const _GbtWords *words) noexcept nogil:
+    """Whether s[0..n) is one of `words`, case aside."""
+    cdef Py_ssize_t w
+    for w in range(words.n):
+        if words.len[w] == n and fx_ascii_ci_prefix(s, n, <const char *>words.s[w], n):
+            return True
+    return False
+
+
+cdef bint _gbt_span_has_word(const unsigned char *s, size_t i, size_t n, const _GbtWords *words) noexcept nogil:
+    """Whether s[i..n) holds a token (_gbt_class_token) that is one of `words`, case aside."""
+    cdef size_t j
     while True:
         i = _gbt_class_token(s, n, i, &j)
         if i >= n:
-            break
-        for w in range(words.n):
-            if words.len[w] == j - i and fx_ascii_ci_prefix(s + i, j - i, <const char *>words.s[w], j - i):
-                return True
+            return False
+        if _gbt_is_word(s + i, j - i, words):
+            return True
         i = j
-    return False
+
+
+cdef inline size_t _gbt_class_name(const unsigned char *s, size_t n, size_t i, size_t *end) noexcept nogil:
+    """The next name of a class value s[0..n) (names split at ASCII whitespace) at or after i: its
+    start (n when none is left) and, in *end, its end."""
+    while i < n and s[i] <= 32:
+        i += 1
+    end[0] = i
+    while end[0] < n and s[end[0]] > 32:
+        end[0] += 1
+    return i
+
+
+cdef bint _gbt_value_has_word(fx_attr *a, const _GbtWords *words) noexcept nogil:
+    """Whether a class/id value (its first 256 bytes) holds a token (_gbt_class_token) equal to
+    one of `words`, case aside: the review, post-extra, shop, overlay and chrome rules' test."""
+    cdef size_t n = 0
+    cdef const unsigned char *s = _gbt_value_head(a, &n)
+    return s != NULL and _gbt_span_has_word(s, 0, n, words)
 
 
 ctypedef bint (*_GbtValueTest)(fx_attr *a, const _GbtWords *words) noexcept nogil
@@ -2882,33 +2910,21 @@ cdef bint _gbt_unshown_value(fx_attr *a, const _GbtWords *words) noexcept nogil:
     ASCII whitespace, case aside) is one of `words` (GBT_UNSHOWN_CLASSES), and none shows it
     again at some breakpoint (a name with a colon, Tailwind's "hidden md:block"; one starting d-, show- or
     visible-, Bootstrap's "d-none d-md-block" and Foundation's)."""
-    cdef const unsigned char *s
-    cdef size_t n, i = 0, j, w, k
-    cdef bint found = False, listed
-    if a == NULL or a.value == NULL or a.value.data == NULL:
+    cdef size_t n = 0, i = 0, j
+    cdef bint found = False
+    cdef const unsigned char *s = _gbt_value_head(a, &n)
+    if s == NULL:
         return False
-    s = a.value.data
-    n = a.value.length if a.value.length < 256 else 256
-    while i < n:
-        if s[i] <= 32:
-            i += 1
-            continue
-        j = i
-        while j < n and s[j] > 32:
-            j += 1
-        w = j - i
-        listed = False
-        for k in range(<size_t>words.n):
-            if words.len[k] == w and fx_ascii_ci_prefix(s + i, w, <const char *>words.s[k], w):
-                listed = True
-                break
-        if listed:
+    while True:
+        i = _gbt_class_name(s, n, i, &j)
+        if i >= n:
+            return found
+        if _gbt_is_word(s + i, j - i, words):
             found = True
-        elif memchr(s + i, 58, w) != NULL or fx_ascii_ci_prefix(s + i, w, b"d-", 2) \
-                or fx_ascii_ci_prefix(s + i, w, b"show-", 5) or fx_ascii_ci_prefix(s + i, w, b"visible-", 8):
+        elif memchr(s + i, 58, j - i) != NULL or fx_ascii_ci_prefix(s + i, j - i, b"d-", 2) \
+                or fx_ascii_ci_prefix(s + i, j - i, b"show-", 5) or fx_ascii_ci_prefix(s + i, j - i, b"visible-", 8):
             return False
         i = j
-    return found
 
 
 cdef void _gbt_unshown_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
@@ -3041,32 +3057,18 @@ cdef bint _gbt_cta_value(fx_attr *a, const _GbtWords *words) noexcept nogil:
     of `words`, case aside, in a name (split at ASCII whitespace) with no colon and no bracket: a
     utility framework's variant ("[&_button]:no-underline", "hover:btn") styles the element's
     descendants or one of its states, it does not say what the element is."""
-    cdef const unsigned char *s
-    cdef size_t n, i = 0, j, e, k, t
-    cdef Py_ssize_t w
-    if a == NULL or a.value == NULL or a.value.data == NULL:
+    cdef size_t n = 0, i = 0, e
+    cdef const unsigned char *s = _gbt_value_head(a, &n)
+    if s == NULL:
         return False
-    s = a.value.data
-    n = a.value.length if a.value.length < 256 else 256
-    while i < n:
-        if s[i] <= 32:
-            i += 1
-            continue
-        e = i
-        while e < n and s[e] > 32:
-            e += 1
-        if memchr(s + i, 58, e - i) == NULL and memchr(s + i, 91, e - i) == NULL:
-            k = i
-            while True:
-                k = _gbt_class_token(s, e, k, &t)
-                if k >= e:
-                    break
-                for w in range(words.n):
-                    if words.len[w] == t - k and fx_ascii_ci_prefix(s + k, t - k, <const char *>words.s[w], t - k):
-                        return True
-                k = t
+    while True:
+        i = _gbt_class_name(s, n, i, &e)
+        if i >= n:
+            return False
+        if memchr(s + i, 58, e - i) == NULL and memchr(s + i, 91, e - i) == NULL \
+                and _gbt_span_has_word(s, i, e, words):
+            return True
         i = e
-    return False
 
 
 cdef void _gbt_aside_cta_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
