@@ -492,7 +492,9 @@ def test_review_widgets_are_dropped_on_product_pages_only():
     assert "alpaca liner gloves" not in text and "Wool beanie" not in text  # carousels and scrollers
     for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
-        assert "Great socks" in text and "alpaca liner gloves" in text, kind
+        assert "alpaca liner gloves" in text and "4.8 out of 5" in text, kind
+        # (a collection's review widgets are the overlay rule's card extras)
+        assert ("Great socks" in text) == (kind != "collection"), kind
     # the carousels have their own share guard: a long carousel does not switch the reviews' drop off
     long_row = "<div class='carousel'>" + "<p>Other socks: ankle, crew, knee-high and liner socks.</p>" * 3 + "</div>"
     d3 = fastx.parse("<html><body>" + buy_box + reviews + long_row + "</body></html>")
@@ -707,7 +709,9 @@ def test_overlays_are_dropped_on_collection_pages_only():
                                                   for k in range(6)))
     overlays = ("<div id='CartDrawer'><p>Your cart is empty. Continue shopping.</p></div>"
                 "<div class='newsletter-popup'><p>Join us for 10% off your first order.</p></div>"
-                "<div class='modal quick-view'><p>Choose a size to add this item.</p></div>")
+                "<div class='modal quick-view'><p>Choose a size to add this item.</p></div>"
+                "<div class='card-reviews'><p>4.7 stars, 212 reviews</p></div>"
+                "<span class='visually-hidden'>Regular price</span><div class='cardActions'><p>Quick view</p></div>")
     own = "<div class='modalities'><p>Three weights: light, mid and expedition.</p></div>"
     doc = fastx.parse("<html><body>" + grid + overlays + own + "</body></html>")
 
@@ -715,7 +719,10 @@ def test_overlays_are_dropped_on_collection_pages_only():
     text = doc.render_text(keep_all.keep(doc, page_types=_read_as("collection")))
     assert "Merino and alpaca" in text and "Trail sock model 5" in text
     assert "cart is empty" not in text and "10% off" not in text and "Choose a size" not in text
+    assert "212 reviews" not in text and "Regular price" not in text and "Quick view" not in text
     assert "Three weights" in text                    # a word of the list, not a name starting with one
+    for kind in ("article", "service", "listing", "forum", "documentation"):
+        assert "Quick view" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
     for kind in ("product", "article", "service", "listing", "forum", "documentation"):
         assert "cart is empty" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
     # a page that is mostly the overlay keeps it; explicit thresholds are the caller's
