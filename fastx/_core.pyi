@@ -190,6 +190,7 @@ def name_table_sizes(parser: Any) -> tuple[int, int, int, int]: ...
 # ---------------------------------------------------------------- _gbt.pxi
 GBT_WORD_GROUPS: tuple[tuple[str, tuple[str, ...]], ...]
 GBT_REVIEW_WORDS: tuple[bytes, ...]
+GBT_CAROUSEL_WORDS: tuple[bytes, ...]
 GBT_UNSHOWN_CLASSES: tuple[bytes, ...]
 GBT_POST_EXTRA_WORDS: tuple[bytes, ...]
 GBT_SHOP_WORDS: tuple[bytes, ...]

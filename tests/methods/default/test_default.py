@@ -480,15 +480,26 @@ def test_review_widgets_are_dropped_on_product_pages_only():
                "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
     reviews = ("<div class='jdgm-widget jdgm-review-widget'><p>Great socks, warm and dry.</p>"
                "<p>Wore them for a week of hiking.</p></div><section id='productRatings'><p>4.8 out of 5</p></section>")
-    page = "<html><body class='product-reviews-enabled'>" + buy_box + reviews + "</body></html>"
+    carousel = ("<div class='product-carousel'><p>Customers also bought: alpaca liner gloves</p></div>"
+                "<ul id='hScroll'><li>Wool beanie, 25 euros</li></ul>")
+    page = "<html><body class='product-reviews-enabled'>" + buy_box + reviews + carousel + "</body></html>"
     doc = fastx.parse(page)
 
     assert dm.REVIEW_TYPES == ("product",)
     text = doc.render_text(keep_all.keep(doc, page_types=_read_as("product")))
     assert "Soft merino wool" in text and "Price: 18 euros" in text
     assert "Great socks" not in text and "4.8 out of 5" not in text     # "review" and camelCase "Ratings"
+    assert "alpaca liner gloves" not in text and "Wool beanie" not in text  # carousels and scrollers
     for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
-        assert "Great socks" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "alpaca liner gloves" in text and "4.8 out of 5" in text, kind
+        # (a collection's review widgets are the overlay rule's card extras)
+        assert ("Great socks" in text) == (kind != "collection"), kind
+    # the carousels have their own share guard: a long carousel does not switch the reviews' drop off
+    long_row = "<div class='carousel'>" + "<p>Other socks: ankle, crew, knee-high and liner socks.</p>" * 3 + "</div>"
+    d3 = fastx.parse("<html><body>" + buy_box + reviews + long_row + "</body></html>")
+    t3 = d3.render_text(keep_all.keep(d3, page_types=_read_as("product")))
+    assert "Great socks" not in t3 and "Soft merino wool" in t3
     _assert_share_guard_and_thresholds(keep_all, doc, "Great socks", "reviews",
                                        "Great socks, warm and dry on the trail.")
 
@@ -603,7 +614,7 @@ def test_post_signatures_and_reaction_bars_are_dropped_on_forum_pages_only():
     assert "Home lab" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("forum")))
 
 
-def test_forms_are_dropped_on_service_pages_only():
+def test_forms_are_dropped_on_service_product_and_collection_pages_only():
     keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     service = ("<h1>Tree surgery in the valley</h1><p>Our arborists fell, prune and remove trees of every size, "
                "with insurance and a full clean-up of the garden afterwards.</p><p>We also grind stumps and "
@@ -615,12 +626,13 @@ def test_forms_are_dropped_on_service_pages_only():
                "<p>Call us any day from eight to six.</p>")
     doc = fastx.parse("<html><body>" + service + "</body></html>")
 
-    assert dm.FORM_TYPES == ("service",)
-    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("service")))
-    assert "Our arborists fell" in text and "grind stumps" in text and "free quote" in text
-    assert "Call us any day" in text                                    # after the form
-    assert "Your name" not in text and "Andorra" not in text and "store your details" not in text
-    for kind in ("article", "forum", "collection", "listing", "product", "documentation"):
+    assert dm.FORM_TYPES == ("service", "product", "collection")
+    for kind in dm.FORM_TYPES:
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Our arborists fell" in text and "grind stumps" in text and "free quote" in text, kind
+        assert "Call us any day" in text, kind                           # after the form
+        assert "Your name" not in text and "Andorra" not in text and "store your details" not in text, kind
+    for kind in ("article", "forum", "listing", "documentation"):
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert "store your details" in text, kind
     # a page that is mostly its form (a calculator, a page inside one form) keeps it; explicit
@@ -642,7 +654,8 @@ def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
               "<div class='facet-list'><p>Colour: grey (4), navy (2)</p></div>"
               "<section class='related-products'><p>You may also like: Alpaca bed socks</p></section>"
               "<div class='recently-viewed'><p>Wool beanie, 25 euros</p></div>"
-              "<span class='size-popover'>Between sizes? Take the larger one.</span>")
+              "<span class='size-popover'>Between sizes? Take the larger one.</span>"
+              "<p class='stock-message'>Only 3 left in stock</p><div class='returns'><p>Free 30-day returns</p></div>")
     own = ("<div class='product-description'><p>Machine washable at 30 degrees.</p></div>"
            "<div class='menuitem'><p>Dried flat.</p></div><div class='filtered'><p>Grey melange.</p></div>")
     doc = fastx.parse("<html><body>" + buy_box + chrome + own + "</body></html>")
@@ -652,7 +665,7 @@ def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert "Soft merino wool" in text and "Price: 18 euros" in text, kind
         for gone in ("Gloves Scarves", "Home", "Sort by", "navy (2)", "Alpaca bed socks", "Wool beanie",
-                     "Between sizes"):
+                     "Between sizes", "Only 3 left", "30-day returns"):
             assert gone not in text, (kind, gone)
         # a word of the list, not a name that only starts with one
         assert "Machine washable" in text and "Dried flat" in text and "Grey melange" in text, kind
@@ -663,6 +676,32 @@ def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
                                        "Alpaca bed socks, warm on cold nights.")
 
 
+def test_headers_and_selects_are_dropped_on_product_and_collection_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    grid = ("<h1>Hiking socks</h1><p>Merino and alpaca socks for long walks, cushioned and reinforced, "
+            "knitted in Portugal.</p>" + "".join(f"<div class='card'><p>Trail sock model {k}, 18 euros</p></div>"
+                                                  for k in range(6)))
+    chrome = ("<header class='site-top'><p>Free shipping on orders over 50 euros</p></header>"
+              "<section><header><p>Spring sale: twenty percent off</p></header></section>"
+              "<label>Sort by <select><option>Price, low to high</option><option>Best selling</option></select></label>")
+    doc = fastx.parse("<html><body>" + chrome + grid + "</body></html>")
+
+    assert dm.SHOP_CHROME_TYPES == ("product", "collection")
+    for kind in dm.SHOP_CHROME_TYPES:
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Merino and alpaca" in text and "Trail sock model 5" in text, kind
+        for gone in ("Free shipping", "Spring sale", "Best selling"):
+            assert gone not in text, (kind, gone)
+    for kind in ("article", "service", "listing", "forum", "documentation"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Free shipping" in text and "Spring sale" in text, kind
+    # a page that is mostly its header keeps it; explicit thresholds are the caller's
+    many = "<html><body><header><h1>Socks</h1>" + "<p>Warm socks for cold trails.</p>" * 20 + "</header></body></html>"
+    d2 = fastx.parse(many)
+    assert "Warm socks" in d2.render_text(keep_all.keep(d2, page_types=_read_as("product")))
+    assert "Free shipping" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
+
+
 def test_overlays_are_dropped_on_collection_pages_only():
     keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     grid = ("<h1>Hiking socks</h1><p>Merino and alpaca socks for long walks, cushioned and reinforced, "
@@ -670,7 +709,9 @@ def test_overlays_are_dropped_on_collection_pages_only():
                                                   for k in range(6)))
     overlays = ("<div id='CartDrawer'><p>Your cart is empty. Continue shopping.</p></div>"
                 "<div class='newsletter-popup'><p>Join us for 10% off your first order.</p></div>"
-                "<div class='modal quick-view'><p>Choose a size to add this item.</p></div>")
+                "<div class='modal quick-view'><p>Choose a size to add this item.</p></div>"
+                "<div class='card-reviews'><p>4.7 stars, 212 reviews</p></div>"
+                "<span class='visually-hidden'>Regular price</span><div class='cardActions'><p>Quick view</p></div>")
     own = "<div class='modalities'><p>Three weights: light, mid and expedition.</p></div>"
     doc = fastx.parse("<html><body>" + grid + overlays + own + "</body></html>")
 
@@ -678,7 +719,10 @@ def test_overlays_are_dropped_on_collection_pages_only():
     text = doc.render_text(keep_all.keep(doc, page_types=_read_as("collection")))
     assert "Merino and alpaca" in text and "Trail sock model 5" in text
     assert "cart is empty" not in text and "10% off" not in text and "Choose a size" not in text
+    assert "212 reviews" not in text and "Regular price" not in text and "Quick view" not in text
     assert "Three weights" in text                    # a word of the list, not a name starting with one
+    for kind in ("article", "service", "listing", "forum", "documentation"):
+        assert "Quick view" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
     for kind in ("product", "article", "service", "listing", "forum", "documentation"):
         assert "cart is empty" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
     # a page that is mostly the overlay keeps it; explicit thresholds are the caller's
