@@ -523,8 +523,9 @@ def test_page_footer_and_navigation_are_dropped():
         assert "Soft merino wool" in text and "Price: 18 euros" in text
         # the page's footer goes, though it is most of the kept text; so does role=contentinfo
         assert "Financing" not in text and "Company: about us" not in text, kind
-        # an article's own footer (inside a sectioning element) is not the page's
-        assert "Filed under socks" in text
+        # an article's own footer (inside a sectioning element) is not the page's (the inner-chrome
+        # rule drops it on pages read as articles)
+        assert ("Filed under socks" in text) == (kind not in dm.INNER_CHROME_TYPES), kind
         # navigation goes, a <nav> or role=navigation
         assert "Shop all socks" not in text and "next page" not in text, kind
     # a page that is all footer keeps nothing
@@ -614,7 +615,7 @@ def test_post_signatures_and_reaction_bars_are_dropped_on_forum_pages_only():
     assert "Home lab" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("forum")))
 
 
-def test_forms_are_dropped_on_service_product_and_collection_pages_only():
+def test_forms_are_dropped_on_service_article_and_shop_pages_only():
     keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     service = ("<h1>Tree surgery in the valley</h1><p>Our arborists fell, prune and remove trees of every size, "
                "with insurance and a full clean-up of the garden afterwards.</p><p>We also grind stumps and "
@@ -626,13 +627,13 @@ def test_forms_are_dropped_on_service_product_and_collection_pages_only():
                "<p>Call us any day from eight to six.</p>")
     doc = fastx.parse("<html><body>" + service + "</body></html>")
 
-    assert dm.FORM_TYPES == ("service", "product", "collection")
+    assert dm.FORM_TYPES == ("service", "article", "product", "collection")
     for kind in dm.FORM_TYPES:
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert "Our arborists fell" in text and "grind stumps" in text and "free quote" in text, kind
         assert "Call us any day" in text, kind                           # after the form
         assert "Your name" not in text and "Andorra" not in text and "store your details" not in text, kind
-    for kind in ("article", "forum", "listing", "documentation"):
+    for kind in ("forum", "listing", "documentation"):
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert "store your details" in text, kind
     # a page that is mostly its form (a calculator, a page inside one form) keeps it; explicit
@@ -778,6 +779,29 @@ def test_title_and_chrome_are_dropped_on_forum_and_documentation_pages_only():
     # a page that is mostly its title and chrome keeps them
     d2 = fastx.parse("<html><body><h1>How often should I sharpen my kitchen knives?</h1><p>Weekly.</p></body></html>")
     assert "How often" in d2.render_text(keep_all.keep(d2, page_types=_read_as("forum")))
+
+
+def test_inner_footers_and_dialogs_are_dropped_on_article_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    story = ("<article><h1>The bridge reopens</h1><p>After two years of repairs the old stone bridge over the "
+             "river opened again to walkers and cyclists on Monday morning.</p><p>The arches had cracked in the "
+             "floods, and masons replaced a third of the stones by hand.</p>"
+             "<footer><p>Filed under: Town news, Bridges. Share this story.</p></footer></article>"
+             "<dialog><p>Sign in to save this article for later.</p></dialog>")
+    own = "<div class='footerless'><p>Cars stay on the new bridge downstream.</p></div>"
+    doc = fastx.parse("<html><body>" + story + own + "</body></html>")
+
+    assert dm.INNER_CHROME_TYPES == ("article",)
+    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("article")))
+    assert "stone bridge" in text and "masons replaced" in text and "Cars stay" in text
+    assert "Filed under" not in text and "Sign in to save" not in text
+    for kind in ("service", "product", "collection", "listing", "forum", "documentation"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "Filed under" in text and "Sign in to save" in text, kind
+    # a page that is mostly footer keeps it
+    d2 = fastx.parse("<html><body><article><h1>Bridge</h1><footer>" + "<p>Filed under town news and bridges.</p>" * 20
+                     + "</footer></article></body></html>")
+    assert "Filed under" in d2.render_text(keep_all.keep(d2, page_types=_read_as("article")))
 
 
 def test_rule_types_hold_one_type_mask_per_page_rule():
