@@ -3298,6 +3298,38 @@ cdef void _gbt_landmark_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv) noe
     free(flag)
 
 
+ctypedef void (*_GbtRuleDrop)(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil
+
+
+cdef void _gbt_landmark_rule(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
+    """_gbt_landmark_drop as an entry of the page rules' table (it has no share guard)."""
+    _gbt_landmark_drop(keep, n, dv)
+
+
+# the page rules that apply after the mask pass (_gbt_keep_mask), in the order they apply -- each
+# on what the ones before it kept: a rule's share guard counts the text they left -- and their
+# bits; the button rule applies in the mask pass itself
+DEF _GBT_NDROPS = 11
+cdef int _gbt_drop_bit[_GBT_NDROPS]
+cdef _GbtRuleDrop _gbt_drop_fn[_GBT_NDROPS]
+_gbt_drop_bit[:] = [_GBT_RULE_REVIEW, _GBT_RULE_LANDMARK, _GBT_RULE_UNSHOWN, _GBT_RULE_POST_EXTRA, _GBT_RULE_FORM,
+                    _GBT_RULE_SHOP, _GBT_RULE_OVERLAY, _GBT_RULE_ASIDE_CTA, _GBT_RULE_CHROME, _GBT_RULE_SHOP_CHROME,
+                    _GBT_RULE_INNER_CHROME]
+_gbt_drop_fn[0] = _gbt_review_drop
+_gbt_drop_fn[1] = _gbt_landmark_rule
+_gbt_drop_fn[2] = _gbt_unshown_drop
+_gbt_drop_fn[3] = _gbt_post_extra_drop
+_gbt_drop_fn[4] = _gbt_form_drop
+_gbt_drop_fn[5] = _gbt_shop_drop
+_gbt_drop_fn[6] = _gbt_overlay_drop
+_gbt_drop_fn[7] = _gbt_aside_cta_drop
+_gbt_drop_fn[8] = _gbt_chrome_drop
+_gbt_drop_fn[9] = _gbt_shop_chrome_drop
+_gbt_drop_fn[10] = _gbt_inner_chrome_drop
+if _GBT_NDROPS != _GBT_NRULES - 1:
+    raise ImportError("fastx._core: every page rule but the button rule has its place in _gbt_drop_fn")
+
+
 cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, const int32_t *unit_of,
                            bint headline, bint fallback, uint8_t *keep, double starved_words,
                            Py_ssize_t m, double rel_best, double rel_share, const DocView *dv=NULL,
@@ -3336,6 +3368,7 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
     on the training split.  Only the elements with <button>'s tag id are tested (no class or
     attribute is read), and only on the pages the rule applies to."""
     cdef Py_ssize_t i, bend = 0
+    cdef int r
     cdef int j = 1 if s.any_page and not s.any_unit and fallback else 0
     cdef double words = s.words[j], pbest, low
     cdef uint8_t take = 1 << j
@@ -3371,28 +3404,10 @@ cdef double _gbt_keep_mask(const _GbtKeepState *s, uint8_t *ub, Py_ssize_t n, co
         for i in range(n):
             if unit_of[i] >= 0:
                 keep[i] = 1 if ub[unit_of[i]] & take else 0
-    if dv != NULL and rules & _GBT_RULE_REVIEW and words >= 0:
-        _gbt_review_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_LANDMARK and words >= 0:
-        _gbt_landmark_drop(keep, n, dv)
-    if dv != NULL and rules & _GBT_RULE_UNSHOWN and words >= 0:
-        _gbt_unshown_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_POST_EXTRA and words >= 0:
-        _gbt_post_extra_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_FORM and words >= 0:
-        _gbt_form_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_SHOP and words >= 0:
-        _gbt_shop_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_OVERLAY and words >= 0:
-        _gbt_overlay_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_ASIDE_CTA and words >= 0:
-        _gbt_aside_cta_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_CHROME and words >= 0:
-        _gbt_chrome_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_SHOP_CHROME and words >= 0:
-        _gbt_shop_chrome_drop(keep, n, dv, _GBT_CLASS_SHARE)
-    if dv != NULL and rules & _GBT_RULE_INNER_CHROME and words >= 0:
-        _gbt_inner_chrome_drop(keep, n, dv, _GBT_CLASS_SHARE)
+    if dv != NULL and words >= 0:
+        for r in range(_GBT_NDROPS):
+            if rules & _gbt_drop_bit[r]:
+                _gbt_drop_fn[r](keep, n, dv, _GBT_CLASS_SHARE)
     return words
 
 
