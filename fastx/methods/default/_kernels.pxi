@@ -2855,6 +2855,55 @@ cdef bint _gbt_value_has_word(fx_attr *a, const _GbtWords *words) noexcept nogil
 ctypedef bint (*_GbtValueTest)(fx_attr *a, const _GbtWords *words) noexcept nogil
 
 
+cdef inline Py_ssize_t _gbt_tag_next(const DocView *dv, Py_ssize_t i, Py_ssize_t n, int32_t tag,
+                                      int32_t tag2) noexcept nogil:
+    """The first element at or after preorder rank i of tag id `tag` or `tag2` (-1: none), n when none is."""
+    while i < n:
+        if dv.kind[i] == LXB_ELEMENT and ((tag >= 0 and dv.tag[i] == tag) or (tag2 >= 0 and dv.tag[i] == tag2)):
+            return i
+        i += 1
+    return n
+
+
+cdef void _gbt_tag_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share, int32_t tag,
+                        bint first_tag, int32_t tag2) noexcept nogil:
+    """_gbt_class_drop without a class test: the kept nodes inside the elements of tag id `tag`
+    (with `first_tag`, the first one only) or `tag2` are dropped, unless their text is more than
+    `max_share` of the kept text (the form, shop-chrome and inner-chrome rules).  Such an element's
+    subtree is the range [i, end[i]) of the preorder arrays: a scan of the tag ids finds the
+    outermost ones, their kept text is summed, and the page's kept text is counted only when they
+    hold some (most pages hold no such element, or nothing kept in it: then nothing else is read);
+    the same sums, in the same order, as _gbt_class_drop's one pass."""
+    cdef Py_ssize_t i, j, e
+    cdef double kept = 0, dropped = 0
+    cdef int32_t t = tag
+    i = _gbt_tag_next(dv, 0, n, t, tag2)
+    while i < n:
+        if first_tag and dv.tag[i] == t:
+            t = -1
+        e = dv.end[i]
+        for j in range(i, e):
+            if dv.kind[j] == LXB_TEXT and keep[j]:
+                dropped += dv.chars[j]
+        i = _gbt_tag_next(dv, e, n, t, tag2)
+    if dropped == 0:
+        return
+    for i in range(n):
+        if dv.kind[i] == LXB_TEXT and keep[i]:
+            kept += dv.chars[i]
+    if dropped > max_share * kept:
+        return
+    t = tag
+    i = _gbt_tag_next(dv, 0, n, t, tag2)
+    while i < n:
+        if first_tag and dv.tag[i] == t:
+            t = -1
+        e = dv.end[i]
+        for j in range(i, e):
+            keep[j] = 0
+        i = _gbt_tag_next(dv, e, n, t, tag2)
+
+
 cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share,
                           _GbtValueTest test, const _GbtWords *words, bint by_id,
                           int32_t tag=-1, bint first_tag=False, int32_t tag2=-1) noexcept nogil:
@@ -2865,7 +2914,10 @@ cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double
     text: the review, unshown, post-extra, form, shop, overlay, aside-cta, chrome, shop-chrome and
     inner-chrome rules.  One pass in preorder (a node
     inherits its parent's flag; only the elements marked NF_HINT_ATTR are read); nothing
-    changes when memory is short."""
+    changes when memory is short.  With no `test`, _gbt_tag_drop does it."""
+    if test == NULL:
+        _gbt_tag_drop(keep, n, dv, max_share, tag, first_tag, tag2)
+        return
     cdef uint8_t *flag = <uint8_t *>calloc(n + 1, 1)
     cdef Py_ssize_t i, p
     cdef double kept = 0, dropped = 0
