@@ -2910,43 +2910,68 @@ cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double
     """The kept nodes inside an element whose class value (or, with `by_id`, id value) passes
     `test` against the rule's `words` (never html, body, main or article; `test` NULL: none does),
     or, with `tag` >= 0, inside an element of that tag id (with `first_tag`, the first such
-    element not inside a flagged one) or of the tag id `tag2` (>= 0), are dropped, unless their text is more than `max_share` of the kept
-    text: the review, unshown, post-extra, form, shop, overlay, aside-cta, chrome, shop-chrome and
-    inner-chrome rules.  One pass in preorder (a node
-    inherits its parent's flag; only the elements marked NF_HINT_ATTR are read); nothing
-    changes when memory is short.  With no `test`, _gbt_tag_drop does it."""
+    element not inside a flagged one) or of the tag id `tag2` (>= 0), are dropped, unless their
+    text is more than `max_share` of the kept text: the review, unshown, post-extra, form, shop,
+    overlay, aside-cta, chrome, shop-chrome and inner-chrome rules.
+
+    An element's subtree is the range [i, end[i]) of the preorder arrays, so the flagged nodes are
+    the ranges of the outermost flagged elements: one scan in preorder tests an element and, when
+    it is flagged, jumps past its subtree.  A class or id value is read only of the elements the
+    Doc marked NF_HINT_ATTR whose subtree holds a kept node (prefix counts of the kept nodes and of
+    the kept text: flagging another changes no node; while `first_tag` waits for its element, of
+    every such element, as a flagged one hides the tag inside it) -- on a page read as an article,
+    a few dozen elements instead of every classed one.  The same drops, and the same sums, as a
+    pass that flags every node inside a flagged element; nothing changes when memory is short.
+    With no `test`, _gbt_tag_drop does it."""
     if test == NULL:
         _gbt_tag_drop(keep, n, dv, max_share, tag, first_tag, tag2)
         return
-    cdef uint8_t *flag = <uint8_t *>calloc(n + 1, 1)
-    cdef Py_ssize_t i, p
-    cdef double kept = 0, dropped = 0
+    cdef double *pk = <double *>malloc((n + 1) * sizeof(double))        # kept text before node i
+    cdef int32_t *pn = <int32_t *>malloc((n + 1) * sizeof(int32_t))     # kept nodes before node i
+    cdef int32_t *starts = <int32_t *>malloc((n + 1) * sizeof(int32_t))  # the flagged elements
+    cdef Py_ssize_t i, j, e, ns = 0
+    cdef double dropped = 0
+    cdef bint hit
     cdef fx_node *node
-    if flag == NULL:
+    if pk == NULL or pn == NULL or starts == NULL:
+        free(pk)
+        free(pn)
+        free(starts)
         return
+    pk[0] = 0
+    pn[0] = 0
     for i in range(n):
-        p = dv.parent[i]
-        if p >= 0 and flag[p]:
-            flag[i] = 1
-        elif dv.kind[i] == LXB_ELEMENT and ((tag >= 0 and dv.tag[i] == tag) or (tag2 >= 0 and dv.tag[i] == tag2)):
-            flag[i] = 1
-            if first_tag and dv.tag[i] == tag:
-                tag = -1            # the first one only
-        elif test != NULL and dv.flags[i] & NF_HINT_ATTR and not (dv.tag[i] < STATIC_LIMIT and _tag_props[dv.tag[i]] & TP_PAGE):
-            # (an element with a class, id or rel, the Doc's mark: no other element is read)
-            node = <fx_node *><uintptr_t>dv.ptr[i]
-            if test((<fx_element *>node).attr_class, words) or (
-                    by_id and test((<fx_element *>node).attr_id, words)):
-                flag[i] = 1
-        if dv.kind[i] == LXB_TEXT and keep[i]:
-            kept += dv.chars[i]
-            if flag[i]:
-                dropped += dv.chars[i]
-    if 0 < dropped <= max_share * kept:
-        for i in range(n):
-            if flag[i]:
+        pk[i + 1] = pk[i] + (dv.chars[i] if dv.kind[i] == LXB_TEXT and keep[i] else 0)
+        pn[i + 1] = pn[i] + (1 if keep[i] else 0)
+    i = 0
+    while i < n:
+        if dv.kind[i] == LXB_ELEMENT:
+            e = dv.end[i]
+            hit = False
+            if (tag >= 0 and dv.tag[i] == tag) or (tag2 >= 0 and dv.tag[i] == tag2):
+                hit = True
+                if first_tag and dv.tag[i] == tag:
+                    tag = -1            # the first one only
+            elif dv.flags[i] & NF_HINT_ATTR and (pn[e] > pn[i] or (first_tag and tag >= 0)) \
+                    and not (dv.tag[i] < STATIC_LIMIT and _tag_props[dv.tag[i]] & TP_PAGE):
+                # (an element with a class, id or rel, the Doc's mark: no other element is read)
+                node = <fx_node *><uintptr_t>dv.ptr[i]
+                hit = test((<fx_element *>node).attr_class, words) or (
+                    by_id and test((<fx_element *>node).attr_id, words))
+            if hit:
+                dropped += pk[e] - pk[i]
+                starts[ns] = <int32_t>i
+                ns += 1
+                i = e
+                continue
+        i += 1
+    if 0 < dropped <= max_share * pk[n]:
+        for j in range(ns):
+            for i in range(starts[j], dv.end[starts[j]]):
                 keep[i] = 0
-    free(flag)
+    free(pk)
+    free(pn)
+    free(starts)
 
 
 cdef void _gbt_review_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
