@@ -500,7 +500,7 @@ def test_review_widgets_are_dropped_on_product_pages_only():
     d3 = fastx.parse("<html><body>" + buy_box + reviews + long_row + "</body></html>")
     t3 = d3.render_text(keep_all.keep(d3, page_types=_read_as("product")))
     assert "Great socks" not in t3 and "Soft merino wool" in t3
-    _assert_share_guard_and_thresholds(keep_all, doc, "Great socks", "reviews",
+    _assert_share_guard_and_thresholds(keep_all, doc, "Great socks", "div class='reviews'",
                                        "Great socks, warm and dry on the trail.")
 
 
@@ -556,7 +556,8 @@ def test_unshown_elements_are_dropped_on_product_pages_only():
     assert "Free returns" in text and "own mill" in text and "Hand-linked" in text
     for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
         assert "Complete the set" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
-    _assert_share_guard_and_thresholds(keep_all, doc, "Complete the set", "hide", "Warm and dry on the trail.")
+    _assert_share_guard_and_thresholds(keep_all, doc, "Complete the set", "div class='hide'",
+                                       "Warm and dry on the trail.")
 
 
 def test_buttons_are_dropped_on_article_and_listing_pages_only():
@@ -607,12 +608,8 @@ def test_post_signatures_and_reaction_bars_are_dropped_on_forum_pages_only():
     for kind in ("article", "service", "collection", "listing", "product", "documentation"):
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert "Home lab" in text and "17 Likes" in text, kind
-    # a page that is mostly the flagged text keeps it; explicit thresholds are the caller's
-    many = ("<html><body><h1>My signature</h1><div class='signature'>" + "<p>Nothing is free in life.</p>" * 20
-            + "</div></body></html>")
-    d2 = fastx.parse(many)
-    assert "Nothing is free" in d2.render_text(keep_all.keep(d2, page_types=_read_as("forum")))
-    assert "Home lab" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("forum")))
+    _assert_share_guard_and_thresholds(keep_all, doc, "Home lab", "div class='signature'",
+                                       "Nothing is free in life.", "forum")
 
 
 def test_forms_are_dropped_on_service_article_and_shop_pages_only():
@@ -636,13 +633,9 @@ def test_forms_are_dropped_on_service_article_and_shop_pages_only():
     for kind in ("forum", "listing", "documentation"):
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert "store your details" in text, kind
-    # a page that is mostly its form (a calculator, a page inside one form) keeps it; explicit
-    # thresholds are the caller's
-    many = ("<html><body><h1>Pension calculator</h1><form>" + "<p>How much do you save each month?</p>" * 20
-            + "</form></body></html>")
-    d2 = fastx.parse(many)
-    assert "save each month" in d2.render_text(keep_all.keep(d2, page_types=_read_as("service")))
-    assert "store your details" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("service")))
+    # (a page that is mostly its form: a calculator, a page inside one form)
+    _assert_share_guard_and_thresholds(keep_all, doc, "store your details", "form",
+                                       "How much do you save each month?", "service")
 
 
 def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
@@ -673,7 +666,7 @@ def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
     for kind in ("article", "service", "listing", "forum", "documentation"):
         text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
         assert "Sort by" in text and "Alpaca bed socks" in text and "Between sizes" in text, kind
-    _assert_share_guard_and_thresholds(keep_all, doc, "Alpaca bed socks", "related",
+    _assert_share_guard_and_thresholds(keep_all, doc, "Alpaca bed socks", "div class='related'",
                                        "Alpaca bed socks, warm on cold nights.")
 
 
@@ -726,11 +719,8 @@ def test_overlays_are_dropped_on_collection_pages_only():
         assert "Quick view" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
     for kind in ("product", "article", "service", "listing", "forum", "documentation"):
         assert "cart is empty" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
-    # a page that is mostly the overlay keeps it; explicit thresholds are the caller's
-    many = "<html><body><h1>Socks</h1><div class='modal'>" + "<p>Warm socks for cold trails.</p>" * 20 + "</div></body></html>"
-    d2 = fastx.parse(many)
-    assert "Warm socks" in d2.render_text(keep_all.keep(d2, page_types=_read_as("collection")))
-    assert "cart is empty" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("collection")))
+    _assert_share_guard_and_thresholds(keep_all, doc, "cart is empty", "div class='modal'",
+                                       "Warm socks for cold trails.", "collection")
 
 
 def test_asides_and_calls_to_action_are_dropped_on_listing_pages_only():
@@ -937,11 +927,13 @@ def test_beats_cetd_on_the_shipped_validation_pages():
     assert not math.isnan(f1["default"])
 
 
-def _assert_share_guard_and_thresholds(model, doc, dropped, cls, para):
-    """What a class rule on product pages leaves alone: a page that is mostly the flagged text
-    (an element of class `cls` holding `para` 20 times: what the page is about) keeps it, and
-    explicit thresholds are the caller's (`dropped`, which the rule drops from `doc`, stays)."""
-    many = f"<html><body><h1>Socks</h1><div class='{cls}'>" + f"<p>{para}</p>" * 20 + "</div></body></html>"
+def _assert_share_guard_and_thresholds(model, doc, dropped, element, para, kind="product"):
+    """What a page rule leaves alone on pages read as `kind`: a page that is mostly the flagged
+    text (the element `element`, e.g. "div class='reviews'" or "form", holding `para` 20 times:
+    what the page is about) keeps it, and explicit thresholds are the caller's (`dropped`, which
+    the rule drops from `doc`, stays)."""
+    tag = element.split()[0]
+    many = f"<html><body><h1>Socks</h1><{element}>" + f"<p>{para}</p>" * 20 + f"</{tag}></body></html>"
     d2 = fastx.parse(many)
-    assert para.split(",")[0] in d2.render_text(model.keep(d2, page_types=_read_as("product")))
-    assert dropped in doc.render_text(model.keep(doc, threshold=0.5, page_types=_read_as("product")))
+    assert para.split(",")[0] in d2.render_text(model.keep(d2, page_types=_read_as(kind)))
+    assert dropped in doc.render_text(model.keep(doc, threshold=0.5, page_types=_read_as(kind)))
