@@ -1264,15 +1264,32 @@ cdef inline int _meta_sep_len(const _MetaU *u, Py_ssize_t j) noexcept nogil:
     return 0
 
 
+cdef inline bint _mu_cjk(Py_UCS4 c) noexcept nogil:
+    """A CJK character (_is_cjk) or CJK / fullwidth punctuation (U+3000-303F, U+FF00-FFEF)."""
+    return _is_cjk(c) or (0x3000 <= c <= 0x303F) or (0xFF00 <= c <= 0xFFEF)
+
+
+cdef inline bint _mu_cjk_sep(Py_UCS4 c) noexcept nogil:
+    """A separator a CJK title writes without spaces: _ | - – ｜ 丨 ("标题_栏目_网站",
+    "标题-新华网", "标题|游民星空")."""
+    return c == 95 or c == 124 or c == 45 or c == 0x2013 or c == 0xFF5C or c == 0x4E28
+
+
 cpdef list meta_title_split(str s):
     """The parts of a title between its separators, a separator being one of | - – — · • :: »
-    / : with whitespace on both sides (re.split(r"\\s+(?:\\||-|–|—|·|•|::|»|/|:)\\s+", s))."""
+    / : with whitespace on both sides (re.split(r"\\s+(?:\\||-|–|—|·|•|::|»|/|:)\\s+", s)), or a run
+    of _ | - – ｜ 丨 without whitespace next to a CJK character (_mu_cjk) on either side and not
+    between two digits: Chinese and Japanese titles join headline, section and site so
+    ("女童眼睛被塞几十片纸_凤凰网资讯_凤凰网", "法国全国大罢工再次严重影响交通-新华网"); "1-10月",
+    "GPT-4" and "snake_case" stay whole."""
     cdef _MetaU u = _mu_of(s)
     cdef Py_ssize_t i = 0, j, k, last = 0
     cdef int m
+    cdef Py_UCS4 c, prev, nxt
     parts = []
     while i < u.n:
-        if _mu_space(_mu_at(&u, i)):
+        c = _mu_at(&u, i)
+        if _mu_space(c):
             j = _mu_run(&u, i, 1)
             m = _meta_sep_len(&u, j)
             if m:
@@ -1281,6 +1298,17 @@ cpdef list meta_title_split(str s):
                 last = k
                 i = k
                 continue
+            i = j
+        elif i > last and _mu_cjk_sep(c):
+            j = i + 1
+            while j < u.n and _mu_cjk_sep(_mu_at(&u, j)):
+                j += 1
+            prev = _mu_at(&u, i - 1)
+            nxt = _mu_at(&u, j)
+            if j < u.n and not _mu_space(prev) and not _mu_space(nxt) and (_mu_cjk(prev) or _mu_cjk(nxt)) \
+                    and not (_mu_dec(&u, i - 1) >= 0 and _mu_dec(&u, j) >= 0):
+                parts.append(s[last:i])
+                last = j
             i = j
         else:
             i += 1
@@ -1404,7 +1432,9 @@ def meta_strip_site_suffix(title, sitename = None, host = None,
     words whose initials are the host's name: "Occupational Safety and Health Administration"
     on osha.gov); from the end, so
     " - Section | Site" loses both when both are known); otherwise a short last part (at
-    most 4 words, the rest longer) is taken for the site name.  A forum software's "View topic"
+    most 4 words, the rest longer) is taken for the site name; in a CJK title, every trailing
+    part of at most 16 characters after a headline of at least 6 ("标题_栏目_网站": the section
+    and the site).  A forum software's "View topic"
     (phpBB's "Site • View topic - Subject") before the subject goes too."""
     t = _meta_strip_site(title, sitename, host, names)
     cdef list parts
@@ -1435,6 +1465,14 @@ def _meta_strip_site(title, sitename, host, names):
     if _meta_is_site(parts[0], keys, host):
         return meta_clean(title[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
     last = parts[-1]
+    if _META_CJK.search(title) is not None:
+        # a CJK title ("标题_栏目_网站"): its trailing parts of at most 16 characters after a
+        # headline of at least 6 are the section's and the site's names, dropped one by one
+        while len(parts) > 1 and len(parts[0]) >= 6 and len(parts[-1]) <= 16 \
+                and len(title) - len(parts[-1]) > len(parts[-1]):
+            title = _meta_strip_trailing_sep(title[:title.rfind(parts[-1])])
+            parts = parts[:-1]
+        return title
     if len(last.split()) <= 4 and len(title) - len(last) > len(last) and len(parts[0].split()) >= 3:
         return _meta_strip_trailing_sep(title[:title.rfind(last)])
     return title
@@ -1485,6 +1523,10 @@ cdef str _meta_strip_trailing_sep(str s):
         return t[:n - 2 if n >= 2 and t[n - 2] == 58 else n - 1].strip()
     if c == 124 or c == 45 or c == 0x2013 or c == 0x2014 or c == 0xB7 or c == 0x2022 or c == 0xBB or c == 47:
         return t[:n - 1].strip()
+    if _mu_cjk_sep(c):          # "标题__" of "标题__公报": the unspaced run meta_title_split cut at
+        while n > 0 and _mu_cjk_sep(t[n - 1]):
+            n -= 1
+        return t[:n].strip()
     return s.strip()
 
 
@@ -2425,7 +2467,9 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
     any entity but a story on a service page); a candidate that is only the site's name (but the
     og:title and the <title>) is dropped when another remains; an h1 that is the JSON-LD headline
     after a label of one or two words gives the headline; an og:title sharing no word with the
-    <title> nor the h1s (a site's slogan) yields to the <title>."""
+    <title> nor the h1s (a site's slogan) yields to the <title>; a <meta> candidate that the
+    stripped <title> continues past a quote is that <title> (an unescaped quote cut the
+    attribute's value short)."""
     site = md.sitename
     cands = []
     if main is not None:
@@ -2455,6 +2499,12 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
         cands.append((meta_clean(items["headline"][0][0]), "microdata"))
     stripped = meta_strip_site_suffix(raw_title, site, host) if raw_title and raw_title not in seen else ""
     if stripped:
+        for i, (c, s) in enumerate(cands):
+            if s != "json-ld" and len(stripped) > len(c) + 1 and stripped[len(c)] in "\"'" and stripped.startswith(c):
+                # a <meta> content cut short by a quote its page left unescaped (content="A "B" C"
+                # holds "A "): the <title> goes on past it ("多地项目连环爆雷 狂奔的龙湖集团" of
+                # '多地项目连环爆雷 狂奔的龙湖集团"暗伤"曝露？_网易财经')
+                cands[i] = (stripped, s)
         cands.append((stripped, "title"))
     if ld_late is not None:
         cands.append(ld_late)
@@ -2720,7 +2770,7 @@ def _meta_byline_names(raw, single_words = False):
 # title): searched case-insensitively (_meta_has_word)
 _META_AUTHOR_WORDS = ("author", "byline", "writer", "username", "user-name")
 _META_NOT_AUTHOR_WORDS = ("avatar", "bio", "image", "img", "photo", "desc", "social", "title", "label", "box",
-                          "comment", "reply", "quote")
+                          "comment", "reply", "quote", "authoriz")      # (authorized, authorization: a permission)
 _META_AUTHOR_HINT = re.compile("|".join(_META_AUTHOR_WORDS), re.I)
 _META_NOT_AUTHOR_HINT = re.compile("|".join(_META_NOT_AUTHOR_WORDS), re.I)
 

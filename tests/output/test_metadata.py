@@ -366,6 +366,7 @@ def test_a_dateline_far_from_the_headline_does_not_overrule_the_metadata():
     ("entry-meta__writer", True),
     ("au by da pu po wr us ti so", False),       # the words' first letters alone name nothing
     ("flex items-center gap-2 text-sm", False),
+    ("authorized", False),                       # a permission, not an author
 ])
 def test_author_element_found_by_its_class_words(cls, found):
     html = (f"<html><body><h1>Ten ways to cook rice</h1><div class='{cls}'>Jane Doe</div>"
@@ -450,9 +451,40 @@ def test_url_date():
     ("NationStates • View topic - 2025-26 Football Season: MLS is Back!", None, "forum.nationstates.net",
      "2025-26 Football Season: MLS is Back!"),                        # phpBB's "View topic"
     ("View from the top - Alpine Journal", None, None, "View from the top"),
+    # CJK titles: unspaced separators next to a CJK character, the section and the site dropped
+    ("女童眼睛被塞几十片纸，“无法用科学解释”_凤凰网资讯_凤凰网", None, None, "女童眼睛被塞几十片纸，“无法用科学解释”"),
+    ("法国全国大罢工再次严重影响交通-新华网", None, "www.xinhuanet.com", "法国全国大罢工再次严重影响交通"),
+    ("山西品牌丝路行（南美站）正式启动 - 山西省人民政府门户网站", None, None, "山西品牌丝路行（南美站）正式启动"),
+    ("1-10月德清县固定资产投资结构趋稳趋优", None, None, "1-10月德清县固定资产投资结构趋稳趋优"),   # digits: no separator
+    ("新闻动态--中国地理学会官网", None, None, "新闻动态--中国地理学会官网"),     # no headline of 6 characters before it
+    ("GPT-4 and snake_case | Blog", None, None, "GPT-4 and snake_case"),          # ASCII: only spaced separators
 ])
 def test_strip_site_suffix(title, site, host, out):
     assert strip_site_suffix(title, site, host) == out
+
+
+@pytest.mark.parametrize("title, parts", [
+    ("标题内容在这里_栏目_网站", ["标题内容在这里", "栏目", "网站"]),
+    ("游戏新闻标题！|游民星空", ["游戏新闻标题！", "游民星空"]),
+    ("决议__2007年第23号公报", ["决议", "2007年第23号公报"]),             # a run of separators is one
+    ("Wi-Fi 6E-ready routers", ["Wi-Fi 6E-ready routers"]),
+    ("用户信息 - 第2页", ["用户信息", "第2页"]),
+])
+def test_title_split_reads_cjk_separators(title, parts):
+    assert _core.meta_title_split(title) == parts
+
+
+def test_an_og_title_cut_at_an_unescaped_quote_is_completed_from_the_title():
+    # content="A "B" C": lexbor ends the value at the second quote
+    html = ('<html><head><meta charset="utf-8"><title>多地项目连环爆雷 狂奔的龙湖集团"暗伤"曝露？_网易财经</title>'
+            '<meta property="og:title" content="多地项目连环爆雷 狂奔的龙湖集团"暗伤"曝露？"></head>'
+            '<body><p>正文。</p></body></html>')
+    m = meta(html)
+    assert m.title == '多地项目连环爆雷 狂奔的龙湖集团"暗伤"曝露？'
+    # a <title> that goes on after the og:title without a quote is not the same headline
+    html = ("<html><head><title>Ten Ways to Cook Rice at Home | Kitchen Daily</title>"
+            "<meta property='og:title' content='Ten Ways to Cook Rice'></head><body><p>Text.</p></body></html>")
+    assert meta(html).title == "Ten Ways to Cook Rice"
 
 
 @pytest.mark.parametrize("h1, out", [
