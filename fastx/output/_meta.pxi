@@ -1848,9 +1848,16 @@ def _meta_name_like(s):
 
 
 # Chinese bylines and datelines
-_META_ZH_NAME = r"(?:[\u4e00-\u9fff·]{2,4}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9fff\w])"
-# "作者：张三", "记者 张三 李四", "（记者 张三）", "文/张三", "撰文|张三"; editors (责任编辑) are not authors
-_META_ZH_AUTHOR = re.compile(rf"(?:(?:作者|記者|记者|撰文|撰稿|采写)\s*[:：]\s*|(?:作者|记者|記者)\s+|[（(]\s*(?:记者|記者)\s*|"
+# a name is a whole run (no CJK or word character after it) and not a label (no colon after it:
+# "作者：张三 时间：2019-10-31", "作者：</li><li>转载请注明：")
+_META_ZH_NAME = r"(?:[\u4e00-\u9fff·]{2,4}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9fff\w:：])"
+# after "作者：" (a label and a colon) the author may be an office or a unit: up to 8 characters
+# ("作者：医技药剂党支部"), still a whole run of CJK characters
+_META_ZH_UNIT = r"(?:[\u4e00-\u9fff·]{2,8}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9fff\w:：])"
+# "作者：张三", "记者 张三 李四", "（记者 张三）", "文/张三", "撰文|张三"; editors (责任编辑) are not authors;
+# the names are the group that matched (m.lastindex)
+_META_ZH_AUTHOR = re.compile(rf"(?:作者\s*[:：]\s*({_META_ZH_UNIT}(?:[\s、，,]+{_META_ZH_UNIT}){{0,3}}))|"
+                        rf"(?:(?:記者|记者|撰文|撰稿|采写)\s*[:：]\s*|(?:作者|记者|記者)\s+|[（(]\s*(?:记者|記者)\s*|"
                         rf"(?:^|(?<=[\s(（【\[|丨]))文\s*[/／|丨]\s*)({_META_ZH_NAME}(?:[\s、，,]+{_META_ZH_NAME}){{0,3}})")
 
 @cython.wraparound(True)
@@ -1869,7 +1876,7 @@ _META_ZH_NOT_NAME = {"未知", "佚名", "匿名", "不详", "网友", "原标�
                 "来源", "出处", "报道", "摄影", "图片", "视频", "网络整理", "网络", "阅读", "互联网"}
 # what _meta_join_names leaves out: no name, and the Chinese words that are not names
 _META_NAME_DROP = frozenset(("", None)) | frozenset(_META_ZH_NOT_NAME)
-_META_ZH_SOURCE = re.compile(r"(?:来源|來源|出处|稿源)\s*[:：]\s*([^\s:：|丨]{2,20})")
+_META_ZH_SOURCE = re.compile(r"(?:来源于|来源|來源|出处|稿源)\s*[:：]\s*([^\s:：|丨]{2,20})")
 _META_ZH_DATE = re.compile(r"(?:发布时间|發布時間|发表时间|时间|日期|发布日期|发布于|發表於)\s*[:：]?\s*([0-9年月日\-/.\s:]{8,30})")
 # a publication dateline whose date has no year or a two-digit one: "发布时间：09-30", "发布时间：18-03-08",
 # "Posted 09/30", "发布于 9月30日" (_meta_yearless_dateline); groups: two-digit year, month, day (numeric),
@@ -2815,7 +2822,7 @@ _META_ZH_NAME_SEP = re.compile(r"[\s、，,]+")
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def _meta_zh_names(m):
-    return [n for n in _META_ZH_NAME_SEP.split(m[1]) if n and n.lower() not in _META_ZH_NOT_NAME
+    return [n for n in _META_ZH_NAME_SEP.split(m[m.lastindex]) if n and n.lower() not in _META_ZH_NOT_NAME
             and not n.endswith(("记者", "編輯", "编辑", "报道"))]
 
 

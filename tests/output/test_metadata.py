@@ -390,6 +390,17 @@ def test_chinese_bylines():
     assert m.date == "2020-06-05" and m.author == "环球网"       # 未知 (unknown) and editors are not authors
 
 
+@pytest.mark.parametrize("line, author", [
+    ("来源：本站原创 作者：医技药剂党支部 时间：2019-10-31", "医技药剂党支部"),   # a unit after "作者："; 时间 is a label
+    ("作者：张三 时间：2019-10-31", "张三"),
+    ("来源：当代商报 时间：2019-09-23 作者：</span><span>转载请注明：本站", "当代商报"),   # a label is no name
+    ("来源于：东区办事处", "东区办事处"),
+])
+def test_chinese_author_lines(line, author):
+    html = f"<html><body><h1>新闻标题在这里</h1><div>{line}</div><p>正文内容。</p></body></html>"
+    assert meta(html.encode("utf-8")).author == author
+
+
 @pytest.mark.parametrize("shown, modified, date", [
     ("发布时间：09-30", "2019-09-30 22:46:13", "2019-09-30"),      # Baijiahao: the day, no year
     ("发布时间：18-03-08", "2018-03-08 23:16:24", "2018-03-08"),   # a two-digit year
