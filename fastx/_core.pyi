@@ -218,7 +218,8 @@ def default_keep(d: Doc, model: _GbtModel, cut: float, page_cut: float, headline
                  starved_words: float = ..., rel_best: float = ...,
                  rel_share: float = ..., rel_types: int = ...,
                  dup_words: float = ..., dup_types: int = ...,
-                 rule_types: tuple[int, ...] | None = ...) -> npt.NDArray[np.uint8]: ...
+                 rule_types: tuple[int, ...] | None = ...,
+                 rel_shares: tuple[float, ...] | None = ...) -> npt.NDArray[np.uint8]: ...
 def default_context(parent: Any, units: Any, X: Any, z: Any) -> npt.NDArray[np.float32]: ...
 
 # ---------------------------------------------------------------- methods/bayes/_kernels.pxi

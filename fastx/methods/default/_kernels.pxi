@@ -1545,11 +1545,13 @@ cdef void _gbt_page_row(float *px, Py_ssize_t n, Py_ssize_t m, Py_ssize_t root, 
 
 cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut, double page_cut, int rel_types,
                                double rel_best, int dup_types=-1, double dup_words=0.0,
-                               const int *rule_types=NULL):
-    """(cut, page_cut, rel_best, dup_words, rules) for a page of type probabilities `probs` (_GBT_NTYPES
-    floats): the pair of its most probable type (np.argmax's choice: the first maximum, or the
+                               const int *rule_types=NULL, double rel_share=0.0,
+                               const double *rel_shares=NULL):
+    """(cut, page_cut, rel_best, dup_words, rules, rel_share) for a page of type probabilities `probs`
+    (_GBT_NTYPES floats): the pair of its most probable type (np.argmax's choice: the first maximum, or the
     first NaN) when `type_cuts` are given, the rule relative to the best unit only for the types
-    in the bit mask `rel_types` (-1: every type), the duplicate rule (_gbt_dedupe) only for
+    in the bit mask `rel_types` (-1: every type), with the share of that type in `rel_shares`
+    (_GBT_NTYPES doubles; NULL: `rel_share` for every type), the duplicate rule (_gbt_dedupe) only for
     the types in the bit mask `dup_types` (-1: every type), and in `rules` the bits of the page
     rules that apply: bit 1 << r (GBT_PAGE_RULES[r]: _GBT_RULE_REVIEW ... _GBT_RULE_INNER_CHROME) when the
     type is in the bit mask rule_types[r] (_GBT_NRULES masks; NULL: no rule)."""
@@ -1563,6 +1565,8 @@ cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut,
         cut, page_cut = type_cuts[k]
     if rel_types >= 0 and not (rel_types >> k) & 1:
         rel_best = 0.0
+    if rel_shares != NULL:
+        rel_share = rel_shares[k]
     if dup_types >= 0 and not (dup_types >> k) & 1:
         dup_words = 0.0
     cdef int rules = 0, r
@@ -1570,7 +1574,7 @@ cdef tuple _gbt_type_decisions(const float *probs, object type_cuts, double cut,
         for r in range(_GBT_NRULES):
             if (rule_types[r] >> k) & 1:
                 rules |= 1 << r
-    return cut, page_cut, rel_best, dup_words, rules
+    return cut, page_cut, rel_best, dup_words, rules, rel_share
 
 
 cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, object type_cuts=None,
@@ -1578,7 +1582,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                           bint fallback=True, double low_cut=INFINITY, double starved_words=0.0,
                           double rel_best=0.0, double rel_share=0.0, int rel_types=-1,
                           double *words_out=NULL, double starved_after=0.0, int dup_types=-1,
-                          double dup_words=0.0, const int *rule_types=NULL):
+                          double dup_words=0.0, const int *rule_types=NULL, const double *rel_shares=NULL):
     """(unit_of, units, X, page) of a Doc (`default_features`); with a `model`, the keep mask of
     `default_keep` instead (the other arguments are its own).
 
@@ -1789,8 +1793,9 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     raise ValueError(f"page_types gave {pv.shape[0]} probabilities for {_GBT_NTYPES} types")
                 for k in range(_GBT_NTYPES):
                     ptv[k] = pv[k]
-                cut, page_cut, rel_best, dup_words, rules = _gbt_type_decisions(
-                    ptv, type_cuts, cut, page_cut, rel_types, rel_best, dup_types, dup_words, rule_types)
+                cut, page_cut, rel_best, dup_words, rules, rel_share = _gbt_type_decisions(
+                    ptv, type_cuts, cut, page_cut, rel_types, rel_best, dup_types, dup_words, rule_types,
+                    rel_share, rel_shares)
             if rel_best > 0 or starved_words > 0:
                 nexit = 0                   # the page rules need every unit's exact log-odds
             if rel_best > 0:
@@ -3492,7 +3497,7 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
                  double min_overlap=0.6, object page_types=None, object type_cuts=None,
                  bint fallback=True, object first=None, double low_cut=INFINITY, double starved_words=0.0,
                  double rel_best=0.0, double rel_share=0.0, int rel_types=-1, double dup_words=0.0,
-                 int dup_types=-1, object rule_types=None):
+                 int dup_types=-1, object rule_types=None, object rel_shares=None):
     """Keep mask of the `default` method in one call: the unit features
     (`default_features`; `page_types(doc, page_row)` gives the page-type
     probabilities for the ``pt_*`` columns, or `page_types` is the page-type model's compiled
@@ -3515,6 +3520,8 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     `rel_best`, `rel_share`: a page whose best unit's probability p* is under `rel_best` keeps
     the units reaching rel_share * p* as well, if its most probable type is in the bit mask
     `rel_types` (-1: any page); such a page is scored without early exit (exact p*).
+    `rel_shares`: rel_share per page type (PAGE_TYPES order; None: `rel_share` for every type),
+    the one of the page's most probable type.
     `dup_words`, `dup_types`: when the page's most probable type is in the bit mask `dup_types`
     (-1: any page), a kept unit of at least `dup_words` words (0: the rule is off) whose words
     are those of an earlier kept unit is dropped (`_gbt_dedupe`).
@@ -3538,7 +3545,15 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     cdef double words = -1.0
     cdef int rt[_GBT_NRULES]
     cdef const int *rtp = NULL
+    cdef double rs[_GBT_NTYPES]
+    cdef const double *rsp = NULL
     cdef Py_ssize_t r
+    if rel_shares is not None:
+        if len(rel_shares) != _GBT_NTYPES:
+            raise ValueError(f"rel_shares: one share per page type ({_GBT_NTYPES}), got {len(rel_shares)}")
+        for r in range(_GBT_NTYPES):
+            rs[r] = <double>rel_shares[r]
+        rsp = rs
     if rule_types is not None:
         if len(rule_types) > _GBT_NRULES:
             raise ValueError(f"rule_types: at most {_GBT_NRULES} masks (GBT_PAGE_RULES), got {len(rule_types)}")
@@ -3548,11 +3563,11 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
     if first is None:
         keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                              low_cut, 0.0, rel_best, rel_share, rel_types, &words, starved_words, dup_types,
-                             dup_words, rtp)
+                             dup_words, rtp, rsp)
         if 0 <= words < starved_words:         # a starved page of many units: every tree, the low cut
             keep = _gbt_features(d, model, page_types, type_cuts, cut, page_cut, headline, min_overlap, fallback,
                                  low_cut, starved_words, rel_best, rel_share, rel_types, NULL, 0.0, dup_types,
-                                 dup_words, rtp)
+                                 dup_words, rtp, rsp)
         return keep
     cdef int rules = 0
     unit_of_arr, units_arr, X_arr, page_arr = _gbt_features(d)
@@ -3560,9 +3575,9 @@ def default_keep(Doc d, _GbtModel model, double cut, double page_cut, bint headl
         probs = _gbt_page_types(d, page_arr, page_types)
         X_arr[:, _GF_PT:_GF_PT + _GBT_NTYPES] = probs
         pv2 = np.ascontiguousarray(X_arr[0, _GF_PT:_GF_PT + _GBT_NTYPES])      # float32, as the rows hold them
-        cut, page_cut, rel_best, dup_words, rules = _gbt_type_decisions(
+        cut, page_cut, rel_best, dup_words, rules, rel_share = _gbt_type_decisions(
             <const float *>cnp.PyArray_DATA(pv2), type_cuts, cut, page_cut, rel_types, rel_best, dup_types,
-            dup_words, rtp)
+            dup_words, rtp, rel_share, rsp)
     cdef Py_ssize_t m = units_arr.shape[0], n = d.n
     keep = np.zeros(n, dtype=np.uint8)
     if m == 0:

@@ -139,8 +139,9 @@ def explain_default(doc, top: int = 4, **params) -> dict:
             elif kept and thr is not None and pu < thr:
                 why = (f"P {pu:.3f}{cmp}, kept all the same: the headline (reads like the page title), "
                        "CETD's selection on a page where no unit reaches the threshold, or a page rule "
-                       f"(a starved page keeps the units from P {dm.STARVED_THRESHOLD:g}; an unsure collection "
-                       f"or listing, those from {dm.REL_SHARE:g} times its best unit's P)")
+                       f"(a starved page keeps the units from P {dm.STARVED_THRESHOLD:g}; an unsure collection, "
+                       f"listing or product, those from {'/'.join(f'{v:g}' for v in dm.REL_SHARE.values())} "
+                       "(by type) times its best unit's P)")
             else:
                 why = f"P {pu:.3f}{cmp}: {verdict}"
             moved = ", ".join(f"{c:+.2f} {names[j]}={x:.4g}" for j, c, x in zip(tops_l[r], Ct[r], Xt[r]) if c != 0.0)

@@ -428,9 +428,9 @@ def test_a_starved_page_keeps_the_units_above_the_starved_threshold():
     assert "Price" not in fastx.extract(page, model=rule(-1.0), threshold=0.5).text
 
 
-def test_an_unsure_listing_keeps_the_units_near_its_best():
+def test_an_unsure_collection_listing_or_product_keeps_the_units_near_its_best():
     # one tree: a unit of more than 150 characters has p = 0.731 (under REL_BEST), any other
-    # p = 0.269 (>= REL_SHARE * 0.731) or 0.119 (below it)
+    # p = 0.269 (>= 0.2 * 0.731 and 0.3 * 0.731, < 0.4 * 0.731) or 0.119 (below all three)
     def rule(low_leaf):
         return dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[low_leaf, 1.0]], 0.5)
     items = "".join(f"<li class=item><a href=/p{k}>Oak chair number {k}</a> 40 euros</li>" for k in range(12))
@@ -438,16 +438,19 @@ def test_an_unsure_listing_keeps_the_units_near_its_best():
             + "</p><ul>" + items + "</ul></body></html>")
     doc = fastx.parse(page)
 
-    assert dm.REL_BEST == 0.8 and dm.REL_SHARE == 0.2 and "listing" in dm.REL_TYPES
-    unsure = rule(-1.0).keep(doc, page_types=_read_as("listing"))
-    text = doc.render_text(unsure)
-    assert "Oak chair number 7" in text and "made of oak" in text      # 0.269 >= 0.2 * 0.731
-    assert "Oak chair" not in doc.render_text(rule(-2.0).keep(doc, page_types=_read_as("listing")))   # 0.119 < 0.146
+    assert dm.REL_BEST == 0.9 and set(dm.REL_TYPES) == {"collection", "listing", "product"}
+    assert dm.REL_SHARE == {"collection": 0.2, "listing": 0.4, "product": 0.3}
+    for kind in ("collection", "product"):
+        text = doc.render_text(rule(-1.0).keep(doc, page_types=_read_as(kind)))
+        assert "Oak chair number 7" in text and "made of oak" in text, kind   # 0.269 >= 0.146, 0.219
+        assert "Oak chair" not in doc.render_text(rule(-2.0).keep(doc, page_types=_read_as(kind))), kind  # 0.119
+    # a listing's share is its own: 0.269 < 0.4 * 0.731
+    assert "Oak chair" not in doc.render_text(rule(-1.0).keep(doc, page_types=_read_as("listing")))
     # a page read as an article is not widened
     assert "Oak chair" not in doc.render_text(rule(-1.0).keep(fastx.parse(page)))
-    # nor a listing whose best unit is sure of itself (p = 0.993)
+    # nor a collection whose best unit is sure of itself (p = 0.993)
     sure = dm.DefaultModel(1, [[COL["u_chars"]]], [[150.0]], [[-1.0, 5.0]], 0.5)
-    assert "Oak chair" not in doc.render_text(sure.keep(doc, page_types=_read_as("listing")))
+    assert "Oak chair" not in doc.render_text(sure.keep(doc, page_types=_read_as("collection")))
 
 
 def test_a_repeated_unit_is_kept_once_on_product_forum_listing_and_service_pages():
