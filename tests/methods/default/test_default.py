@@ -733,7 +733,8 @@ def test_asides_and_calls_to_action_are_dropped_on_listing_pages_only():
                        f"<a class='btn btn-primary' href='/e{k}'>Register now</a></div>" for k in range(6)))
     chrome = ("<aside class='side'><p>Our club has 4,000 members who run every weekend.</p></aside>"
               "<div class='wp-block-newsletter'><p>Stay up to date: get our weekly digest.</p></div>"
-              "<div class='BtnGroup'><span>Star this list</span></div>")
+              "<div class='BtnGroup'><span>Star this list</span></div>"
+              "<ol class='breadcrumb'><li>Home</li><li>Events</li><li>Trail runs</li></ol>")
     own = ("<div class='buttonhole-notes'><p>Bring a headlamp for the night stages.</p></div>"
            "<div class='[&_button]:underline'><p>Entry fees go to the mountain rescue.</p></div>")
     doc = fastx.parse("<html><body>" + items + chrome + own + "</body></html>")
@@ -741,7 +742,7 @@ def test_asides_and_calls_to_action_are_dropped_on_listing_pages_only():
     assert dm.ASIDE_CTA_TYPES == ("listing",)
     text = doc.render_text(keep_all.keep(doc, page_types=_read_as("listing")))
     assert "Hill run number 5" in text and "two ridges" in text
-    for gone in ("Register now", "4,000 members", "weekly digest", "Star this list"):
+    for gone in ("Register now", "4,000 members", "weekly digest", "Star this list", "Trail runs"):
         assert gone not in text, gone
     # a word of the list, not a name that starts with one; a utility variant names no element
     assert "Bring a headlamp" in text and "mountain rescue" in text
@@ -795,6 +796,33 @@ def test_inner_footers_and_dialogs_are_dropped_on_article_pages_only():
     d2 = fastx.parse("<html><body><article><h1>Bridge</h1><footer>" + "<p>Filed under town news and bridges.</p>" * 20
                      + "</footer></article></body></html>")
     assert "Filed under" in d2.render_text(keep_all.keep(d2, page_types=_read_as("article")))
+
+
+def test_article_extras_are_dropped_on_article_pages_only():
+    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
+    story = ("<h1>The bridge reopens</h1><p>After two years of repairs the old stone bridge over the river "
+             "opened again to walkers and cyclists on Monday morning.</p><p>The arches had cracked in the "
+             "floods, and masons replaced a third of the <span class='gloss'>voussoirs<span class='tooltip'>"
+             "wedge-shaped stones of an arch</span></span> by hand.</p>")
+    extras = ("<div class='crumbs-wrap'><ol class='breadcrumb'><li>Home</li><li>Town news</li></ol></div>"
+              "<p class='affiliate-disclosure'>This post contains affiliate links.</p>"
+              "<div id='disclaimer'><p>Opinions are the writer's own.</p></div>"
+              "<div class='author-bio'><p>Jo Smith covers the town council.</p></div>"
+              "<div class='SignupBox'><p>Get the town newsletter every Friday.</p></div>")
+    own = "<div class='biography'><p>The bridge was built in 1781 by the town's masons.</p></div>"
+    doc = fastx.parse("<html><body>" + extras + story + own + "</body></html>")
+
+    assert dm.ARTICLE_EXTRA_TYPES == ("article",)
+    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("article")))
+    assert "stone bridge" in text and "masons replaced" in text and "voussoirs" in text
+    for gone in ("Town news", "affiliate links", "writer's own", "Jo Smith", "every Friday", "wedge-shaped"):
+        assert gone not in text, gone
+    assert "built in 1781" in text                    # a word of the list, not a name starting with one
+    for kind in ("service", "product", "collection", "forum", "documentation"):
+        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        assert "affiliate links" in text and "Jo Smith" in text, kind
+    _assert_share_guard_and_thresholds(keep_all, doc, "Jo Smith", "div class='bio'",
+                                       "Jo Smith covers the town council.", "article")
 
 
 def test_rule_types_hold_one_type_mask_per_page_rule():
