@@ -42,6 +42,16 @@ def _read_as(kind):
     return hook
 
 
+# a model that keeps every unit (one tree, p = 0.993 everywhere): what it leaves is what the
+# page rules leave
+_KEEP_ALL = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)
+
+
+def _kept_text(doc, kind, **params):
+    """The text _KEEP_ALL keeps on `doc` read as a `kind` page (`params`: DefaultModel.keep's)."""
+    return doc.render_text(_KEEP_ALL.keep(doc, page_types=_read_as(kind), **params))
+
+
 def text_nodes(doc):
     return [i for i in range(doc.n) if doc.kind[i] == _core.KIND_TEXT]
 
@@ -456,7 +466,6 @@ def test_an_unsure_collection_listing_or_product_keeps_the_units_near_its_best()
 def test_a_repeated_unit_is_kept_once_on_product_forum_listing_and_service_pages():
     # one tree: every unit is kept (p = 0.993); the description is in the HTML twice, as responsive
     # themes ship a mobile and a desktop copy of it
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)
     desc = "Soft merino wool socks with a cushioned sole and a reinforced heel for long walks."
     page = ("<html><body><h1>Merino hiking socks</h1><div class=hidden-md-up><p>" + desc + "</p></div>"
             "<p>Price: 18 euros</p><div class=hidden-md-down><p>" + desc.upper() + "</p></div>"
@@ -465,20 +474,19 @@ def test_a_repeated_unit_is_kept_once_on_product_forum_listing_and_service_pages
 
     assert dm.DUP_WORDS == 3 and set(dm.DUP_TYPES) == {"forum", "product", "listing", "service"}
     for kind in dm.DUP_TYPES:
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert text.lower().count("merino wool socks") == 1, kind      # the same words: case aside
         assert "Price: 18 euros" in text
         assert text.count("Ok") == 2                                      # under DUP_WORDS: both kept
     for kind in ("article", "documentation", "collection"):              # they repeat text on purpose
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert text.lower().count("merino wool socks") == 2, kind
     # explicit thresholds are the caller's: every copy
-    assert doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product"))).lower().count(
+    assert _kept_text(doc, "product", threshold=0.5).lower().count(
         "merino wool socks") == 2
 
 
 def test_review_widgets_are_dropped_on_product_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
                "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
     reviews = ("<div class='jdgm-widget jdgm-review-widget'><p>Great socks, warm and dry.</p>"
@@ -489,26 +497,25 @@ def test_review_widgets_are_dropped_on_product_pages_only():
     doc = fastx.parse(page)
 
     assert dm.REVIEW_TYPES == ("product",)
-    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("product")))
+    text = _kept_text(doc, "product")
     assert "Soft merino wool" in text and "Price: 18 euros" in text
     assert "Great socks" not in text and "4.8 out of 5" not in text     # "review" and camelCase "Ratings"
     assert "alpaca liner gloves" not in text and "Wool beanie" not in text  # carousels and scrollers
     for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "alpaca liner gloves" in text and "4.8 out of 5" in text, kind
         # (a collection's review widgets are the overlay rule's card extras)
         assert ("Great socks" in text) == (kind != "collection"), kind
     # the carousels have their own share guard: a long carousel does not switch the reviews' drop off
     long_row = "<div class='carousel'>" + "<p>Other socks: ankle, crew, knee-high and liner socks.</p>" * 3 + "</div>"
     d3 = fastx.parse("<html><body>" + buy_box + reviews + long_row + "</body></html>")
-    t3 = d3.render_text(keep_all.keep(d3, page_types=_read_as("product")))
+    t3 = _kept_text(d3, "product")
     assert "Great socks" not in t3 and "Soft merino wool" in t3
-    _assert_share_guard_and_thresholds(keep_all, doc, "Great socks", "div class='reviews'",
+    _assert_share_guard_and_thresholds(_KEEP_ALL, doc, "Great socks", "div class='reviews'",
                                        "Great socks, warm and dry on the trail.")
 
 
 def test_page_footer_and_navigation_are_dropped():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
                "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
     fine_print = "".join(f"<li>{k}. Financing available to qualified customers, subject to credit approval.</li>"
@@ -522,7 +529,7 @@ def test_page_footer_and_navigation_are_dropped():
 
     assert set(dm.LANDMARK_TYPES) == set(dm._page_type.PAGE_TYPES)
     for kind in dm.LANDMARK_TYPES:
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Soft merino wool" in text and "Price: 18 euros" in text
         # the page's footer goes, though it is most of the kept text; so does role=contentinfo
         assert "Financing" not in text and "Company: about us" not in text, kind
@@ -534,13 +541,12 @@ def test_page_footer_and_navigation_are_dropped():
     # a page that is all footer keeps nothing
     d2 = fastx.parse("<html><body><footer><h2>Help</h2><p>" + "Returns, refunds and disputes. " * 20
                      + "</p></footer></body></html>")
-    assert d2.render_text(keep_all.keep(d2, page_types=_read_as("product"))).strip() == ""
+    assert _kept_text(d2, "product").strip() == ""
     # explicit thresholds are the caller's
-    assert "Financing" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
+    assert "Financing" in _kept_text(doc, "product", threshold=0.5)
 
 
 def test_unshown_elements_are_dropped_on_product_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
                "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
     unshown = ("<div class='Hidden complete-set'><p>Added to your cart! Complete the set?</p></div>"
@@ -552,19 +558,18 @@ def test_unshown_elements_are_dropped_on_product_pages_only():
     doc = fastx.parse("<html><body>" + buy_box + unshown + shown_later + "</body></html>")
 
     assert dm.UNSHOWN_TYPES == ("product",)
-    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("product")))
+    text = _kept_text(doc, "product")
     assert "Soft merino wool" in text and "Price: 18 euros" in text
     assert "Complete the set" not in text and "image gallery" not in text and "Original price" not in text
     # a breakpoint shows it again; a class that only starts like one is not one
     assert "Free returns" in text and "own mill" in text and "Hand-linked" in text
     for kind in ("article", "service", "collection", "listing", "forum", "documentation"):
-        assert "Complete the set" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
-    _assert_share_guard_and_thresholds(keep_all, doc, "Complete the set", "div class='hide'",
+        assert "Complete the set" in _kept_text(doc, kind), kind
+    _assert_share_guard_and_thresholds(_KEEP_ALL, doc, "Complete the set", "div class='hide'",
                                        "Warm and dry on the trail.")
 
 
 def test_buttons_are_dropped_on_article_and_listing_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     story = ("<h1>Bridge reopens after repairs</h1><p>The old stone bridge over the river reopened on Monday "
              "after two years of repairs to its arches.<button class=share><span>Share</span> this story"
              "</button> Traffic is limited to cyclists and walkers.</p>"
@@ -574,21 +579,20 @@ def test_buttons_are_dropped_on_article_and_listing_pages_only():
 
     assert set(dm.BUTTON_TYPES) == {"article", "listing"}
     for kind in dm.BUTTON_TYPES:
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Share" not in text and "this story" not in text and "Save this event" not in text, kind
         assert "Bridge walk" not in text, kind                               # inside the button too
         # what follows a button, in its unit and after it, stays; so does an element with role=button
         assert "arches" in text and "Traffic is limited" in text and "review the limit" in text, kind
         assert "council notes" in text, kind
     for kind in ("forum", "product", "collection", "documentation", "service"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Share this story" in text and "Save this event" in text, kind
     # explicit thresholds are the caller's
-    assert "Save this event" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("article")))
+    assert "Save this event" in _kept_text(doc, "article", threshold=0.5)
 
 
 def test_post_signatures_and_reaction_bars_are_dropped_on_forum_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     thread = ("<h1>Router drops the connection every night</h1>"
               "<div class=post id=p1><div class=content><p>Every night at two the router drops the connection "
               "and only a restart brings it back. The firmware is the latest one.</p></div>"
@@ -602,21 +606,20 @@ def test_post_signatures_and_reaction_bars_are_dropped_on_forum_pages_only():
     doc = fastx.parse("<html><body>" + thread + "</body></html>")
 
     assert dm.POST_EXTRA_TYPES == ("forum",)
-    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("forum")))
+    text = _kept_text(doc, "forum")
     assert "drops the connection" in text and "lease time" in text
     assert "Home lab" not in text and "Nothing is free" not in text
     assert "Reactions" not in text and "17 Likes" not in text
     # a class token, not a substring of one
     assert "two logs look alike" in text
     for kind in ("article", "service", "collection", "listing", "product", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Home lab" in text and "17 Likes" in text, kind
-    _assert_share_guard_and_thresholds(keep_all, doc, "Home lab", "div class='signature'",
+    _assert_share_guard_and_thresholds(_KEEP_ALL, doc, "Home lab", "div class='signature'",
                                        "Nothing is free in life.", "forum")
 
 
 def test_forms_are_dropped_on_service_article_and_shop_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     service = ("<h1>Tree surgery in the valley</h1><p>Our arborists fell, prune and remove trees of every size, "
                "with insurance and a full clean-up of the garden afterwards.</p><p>We also grind stumps and "
                "survey trees for planning applications and mortgage lenders.</p>"
@@ -629,20 +632,19 @@ def test_forms_are_dropped_on_service_article_and_shop_pages_only():
 
     assert dm.FORM_TYPES == ("service", "article", "product", "collection")
     for kind in dm.FORM_TYPES:
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Our arborists fell" in text and "grind stumps" in text and "free quote" in text, kind
         assert "Call us any day" in text, kind                           # after the form
         assert "Your name" not in text and "Andorra" not in text and "store your details" not in text, kind
     for kind in ("forum", "listing", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "store your details" in text, kind
     # (a page that is mostly its form: a calculator, a page inside one form)
-    _assert_share_guard_and_thresholds(keep_all, doc, "store your details", "form",
+    _assert_share_guard_and_thresholds(_KEEP_ALL, doc, "store your details", "form",
                                        "How much do you save each month?", "service")
 
 
 def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     buy_box = ("<h1>Merino hiking socks</h1><p>Soft merino wool socks with a cushioned sole and a reinforced "
                "heel for long walks on rough ground, knitted in Portugal.</p><p>Price: 18 euros. Sizes 36 to 47.</p>")
     chrome = ("<div class='mobile-menu'><p>Socks Hats Gloves Scarves Sale</p></div>"
@@ -659,7 +661,7 @@ def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
 
     assert set(dm.SHOP_TYPES) == {"product", "collection"}
     for kind in dm.SHOP_TYPES:
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Soft merino wool" in text and "Price: 18 euros" in text, kind
         for gone in ("Gloves Scarves", "Home", "Sort by", "navy (2)", "Alpaca bed socks", "Wool beanie",
                      "Between sizes", "Only 3 left", "30-day returns"):
@@ -667,14 +669,13 @@ def test_shop_chrome_is_dropped_on_product_and_collection_pages_only():
         # a word of the list, not a name that only starts with one
         assert "Machine washable" in text and "Dried flat" in text and "Grey melange" in text, kind
     for kind in ("article", "service", "listing", "forum", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Sort by" in text and "Alpaca bed socks" in text and "Between sizes" in text, kind
-    _assert_share_guard_and_thresholds(keep_all, doc, "Alpaca bed socks", "div class='related'",
+    _assert_share_guard_and_thresholds(_KEEP_ALL, doc, "Alpaca bed socks", "div class='related'",
                                        "Alpaca bed socks, warm on cold nights.")
 
 
 def test_headers_and_selects_are_dropped_on_product_and_collection_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     grid = ("<h1>Hiking socks</h1><p>Merino and alpaca socks for long walks, cushioned and reinforced, "
             "knitted in Portugal.</p>" + "".join(f"<div class='card'><p>Trail sock model {k}, 18 euros</p></div>"
                                                   for k in range(6)))
@@ -685,22 +686,21 @@ def test_headers_and_selects_are_dropped_on_product_and_collection_pages_only():
 
     assert dm.SHOP_CHROME_TYPES == ("product", "collection")
     for kind in dm.SHOP_CHROME_TYPES:
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Merino and alpaca" in text and "Trail sock model 5" in text, kind
         for gone in ("Free shipping", "Spring sale", "Best selling"):
             assert gone not in text, (kind, gone)
     for kind in ("article", "service", "listing", "forum", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Free shipping" in text and "Spring sale" in text, kind
     # a page that is mostly its header keeps it; explicit thresholds are the caller's
     many = "<html><body><header><h1>Socks</h1>" + "<p>Warm socks for cold trails.</p>" * 20 + "</header></body></html>"
     d2 = fastx.parse(many)
-    assert "Warm socks" in d2.render_text(keep_all.keep(d2, page_types=_read_as("product")))
-    assert "Free shipping" in doc.render_text(keep_all.keep(doc, threshold=0.5, page_types=_read_as("product")))
+    assert "Warm socks" in _kept_text(d2, "product")
+    assert "Free shipping" in _kept_text(doc, "product", threshold=0.5)
 
 
 def test_overlays_are_dropped_on_collection_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     grid = ("<h1>Hiking socks</h1><p>Merino and alpaca socks for long walks, cushioned and reinforced, "
             "knitted in Portugal.</p>" + "".join(f"<div class='card'><p>Trail sock model {k}, 18 euros</p></div>"
                                                   for k in range(6)))
@@ -713,21 +713,20 @@ def test_overlays_are_dropped_on_collection_pages_only():
     doc = fastx.parse("<html><body>" + grid + overlays + own + "</body></html>")
 
     assert dm.OVERLAY_TYPES == ("collection",)
-    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("collection")))
+    text = _kept_text(doc, "collection")
     assert "Merino and alpaca" in text and "Trail sock model 5" in text
     assert "cart is empty" not in text and "10% off" not in text and "Choose a size" not in text
     assert "212 reviews" not in text and "Regular price" not in text and "Quick view" not in text
     assert "Three weights" in text                    # a word of the list, not a name starting with one
     for kind in ("article", "service", "listing", "forum", "documentation"):
-        assert "Quick view" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
+        assert "Quick view" in _kept_text(doc, kind), kind
     for kind in ("product", "article", "service", "listing", "forum", "documentation"):
-        assert "cart is empty" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
-    _assert_share_guard_and_thresholds(keep_all, doc, "cart is empty", "div class='modal'",
+        assert "cart is empty" in _kept_text(doc, kind), kind
+    _assert_share_guard_and_thresholds(_KEEP_ALL, doc, "cart is empty", "div class='modal'",
                                        "Warm socks for cold trails.", "collection")
 
 
 def test_asides_and_calls_to_action_are_dropped_on_listing_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     items = ("<h1>Upcoming trail runs</h1><p>Races and group runs near you this spring, sorted by date.</p>"
              + "".join(f"<div class='event'><h3>Hill run number {k}</h3><p>Ten kilometres over two ridges.</p>"
                        f"<a class='btn btn-primary' href='/e{k}'>Register now</a></div>" for k in range(6)))
@@ -740,19 +739,18 @@ def test_asides_and_calls_to_action_are_dropped_on_listing_pages_only():
     doc = fastx.parse("<html><body>" + items + chrome + own + "</body></html>")
 
     assert dm.ASIDE_CTA_TYPES == ("listing",)
-    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("listing")))
+    text = _kept_text(doc, "listing")
     assert "Hill run number 5" in text and "two ridges" in text
     for gone in ("Register now", "4,000 members", "weekly digest", "Star this list", "Trail runs"):
         assert gone not in text, gone
     # a word of the list, not a name that starts with one; a utility variant names no element
     assert "Bring a headlamp" in text and "mountain rescue" in text
     for kind in ("article", "product", "collection", "service", "forum", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "4,000 members" in text and "weekly digest" in text, kind
 
 
 def test_title_and_chrome_are_dropped_on_forum_and_documentation_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     posts = "".join(f"<div class='post'><p>Reply {k}: I sharpen mine on a whetstone every week or so, "
                     f"and strop it before each use.</p></div>" for k in range(4))
     chrome = ("<div class='breadcrumbs'><p>Home / Kitchen / Knives</p></div>"
@@ -764,19 +762,18 @@ def test_title_and_chrome_are_dropped_on_forum_and_documentation_pages_only():
 
     assert dm.CHROME_TYPES == ("forum", "documentation")
     for kind in ("forum", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Reply 3" in text and "Steel grades" in text, kind
         assert "How often" not in text and "A second heading" in text, kind     # the first <h1> only
         assert "Home / Kitchen" not in text and "CC BY" not in text and "Send feedback" not in text, kind
     for kind in ("article", "service", "product", "collection", "listing"):
-        assert "How often" in doc.render_text(keep_all.keep(doc, page_types=_read_as(kind))), kind
+        assert "How often" in _kept_text(doc, kind), kind
     # a page that is mostly its title and chrome keeps them
     d2 = fastx.parse("<html><body><h1>How often should I sharpen my kitchen knives?</h1><p>Weekly.</p></body></html>")
-    assert "How often" in d2.render_text(keep_all.keep(d2, page_types=_read_as("forum")))
+    assert "How often" in _kept_text(d2, "forum")
 
 
 def test_inner_footers_and_dialogs_are_dropped_on_article_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     story = ("<article><h1>The bridge reopens</h1><p>After two years of repairs the old stone bridge over the "
              "river opened again to walkers and cyclists on Monday morning.</p><p>The arches had cracked in the "
              "floods, and masons replaced a third of the stones by hand.</p>"
@@ -786,20 +783,19 @@ def test_inner_footers_and_dialogs_are_dropped_on_article_pages_only():
     doc = fastx.parse("<html><body>" + story + own + "</body></html>")
 
     assert dm.INNER_CHROME_TYPES == ("article",)
-    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("article")))
+    text = _kept_text(doc, "article")
     assert "stone bridge" in text and "masons replaced" in text and "Cars stay" in text
     assert "Filed under" not in text and "Sign in to save" not in text
     for kind in ("service", "product", "collection", "listing", "forum", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "Filed under" in text and "Sign in to save" in text, kind
     # a page that is mostly footer keeps it
     d2 = fastx.parse("<html><body><article><h1>Bridge</h1><footer>" + "<p>Filed under town news and bridges.</p>" * 20
                      + "</footer></article></body></html>")
-    assert "Filed under" in d2.render_text(keep_all.keep(d2, page_types=_read_as("article")))
+    assert "Filed under" in _kept_text(d2, "article")
 
 
 def test_article_extras_are_dropped_on_article_pages_only():
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)      # p = 0.993 everywhere
     story = ("<h1>The bridge reopens</h1><p>After two years of repairs the old stone bridge over the river "
              "opened again to walkers and cyclists on Monday morning.</p><p>The arches had cracked in the "
              "floods, and masons replaced a third of the <span class='gloss'>voussoirs<span class='tooltip'>"
@@ -813,15 +809,15 @@ def test_article_extras_are_dropped_on_article_pages_only():
     doc = fastx.parse("<html><body>" + extras + story + own + "</body></html>")
 
     assert dm.ARTICLE_EXTRA_TYPES == ("article",)
-    text = doc.render_text(keep_all.keep(doc, page_types=_read_as("article")))
+    text = _kept_text(doc, "article")
     assert "stone bridge" in text and "masons replaced" in text and "voussoirs" in text
     for gone in ("Town news", "affiliate links", "writer's own", "Jo Smith", "every Friday", "wedge-shaped"):
         assert gone not in text, gone
     assert "built in 1781" in text                    # a word of the list, not a name starting with one
     for kind in ("service", "product", "collection", "forum", "documentation"):
-        text = doc.render_text(keep_all.keep(doc, page_types=_read_as(kind)))
+        text = _kept_text(doc, kind)
         assert "affiliate links" in text and "Jo Smith" in text, kind
-    _assert_share_guard_and_thresholds(keep_all, doc, "Jo Smith", "div class='bio'",
+    _assert_share_guard_and_thresholds(_KEEP_ALL, doc, "Jo Smith", "div class='bio'",
                                        "Jo Smith covers the town council.", "article")
 
 
@@ -829,10 +825,9 @@ def test_rule_types_hold_one_type_mask_per_page_rule():
     # the module's rule table names every rule of the kernel, in the kernel's order
     assert set(dm._RULE_TYPES) == set(_core.GBT_PAGE_RULES)
     assert len(dm._RULE_MASKS) == len(_core.GBT_PAGE_RULES)
-    keep_all = dm.DefaultModel(1, [[COL["u_chars"]]], [[1e9]], [[5.0, 5.0]], 0.5)
     doc = fastx.parse("<html><body><h1>Socks</h1><p>Warm socks for cold trails and long walks.</p>"
                       "<button>Add to cart</button></body></html>")
-    args = (doc, keep_all._trees, 0.0, 0.0, True, 0.6, _read_as("article"))
+    args = (doc, _KEEP_ALL._trees, 0.0, 0.0, True, 0.6, _read_as("article"))
     button = _core.GBT_PAGE_RULES.index("button")
     on = tuple(-1 if r == button else 0 for r in range(len(_core.GBT_PAGE_RULES)))
     assert "Add to cart" in doc.render_text(_core.default_keep(*args))
