@@ -569,7 +569,7 @@ def test_unshown_elements_are_dropped_on_product_pages_only():
                                        "Warm and dry on the trail.")
 
 
-def test_buttons_are_dropped_on_article_and_listing_pages_only():
+def test_buttons_are_dropped_on_article_listing_and_collection_pages_only():
     story = ("<h1>Bridge reopens after repairs</h1><p>The old stone bridge over the river reopened on Monday "
              "after two years of repairs to its arches.<button class=share><span>Share</span> this story"
              "</button> Traffic is limited to cyclists and walkers.</p>"
@@ -577,7 +577,7 @@ def test_buttons_are_dropped_on_article_and_listing_pages_only():
              "<p>The council will review the limit in spring.</p><div role=button>Read the council notes</div>")
     doc = fastx.parse("<html><body>" + story + "</body></html>")
 
-    assert set(dm.BUTTON_TYPES) == {"article", "listing"}
+    assert set(dm.BUTTON_TYPES) == {"article", "listing", "collection"}
     for kind in dm.BUTTON_TYPES:
         text = _kept_text(doc, kind)
         assert "Share" not in text and "this story" not in text and "Save this event" not in text, kind
@@ -585,7 +585,7 @@ def test_buttons_are_dropped_on_article_and_listing_pages_only():
         # what follows a button, in its unit and after it, stays; so does an element with role=button
         assert "arches" in text and "Traffic is limited" in text and "review the limit" in text, kind
         assert "council notes" in text, kind
-    for kind in ("forum", "product", "collection", "documentation", "service"):
+    for kind in ("forum", "product", "documentation", "service"):
         text = _kept_text(doc, kind)
         assert "Share this story" in text and "Save this event" in text, kind
     # explicit thresholds are the caller's
@@ -708,7 +708,8 @@ def test_overlays_are_dropped_on_collection_pages_only():
                 "<div class='newsletter-popup'><p>Join us for 10% off your first order.</p></div>"
                 "<div class='modal quick-view'><p>Choose a size to add this item.</p></div>"
                 "<div class='card-reviews'><p>4.7 stars, 212 reviews</p></div>"
-                "<span class='visually-hidden'>Regular price</span><div class='cardActions'><p>Quick view</p></div>")
+                "<span class='visually-hidden'>Regular price</span><div class='cardActions'><p>Quick view</p></div>"
+                "<a class='card-button' href='/bag'>Add to bag now</a><div class='hide-mobile'><p>Sock finder</p></div>")
     own = "<div class='modalities'><p>Three weights: light, mid and expedition.</p></div>"
     doc = fastx.parse("<html><body>" + grid + overlays + own + "</body></html>")
 
@@ -717,6 +718,7 @@ def test_overlays_are_dropped_on_collection_pages_only():
     assert "Merino and alpaca" in text and "Trail sock model 5" in text
     assert "cart is empty" not in text and "10% off" not in text and "Choose a size" not in text
     assert "212 reviews" not in text and "Regular price" not in text and "Quick view" not in text
+    assert "Add to bag now" not in text and "Sock finder" not in text
     assert "Three weights" in text                    # a word of the list, not a name starting with one
     for kind in ("article", "service", "listing", "forum", "documentation"):
         assert "Quick view" in _kept_text(doc, kind), kind
