@@ -2850,6 +2850,31 @@ cdef inline size_t _gbt_class_name(const unsigned char *s, size_t n, size_t i, s
     return i
 
 
+ctypedef int (*_GbtNameTest)(const unsigned char *s, size_t i, size_t e, const _GbtWords *words) noexcept nogil
+
+
+cdef bint _gbt_names_hold(fx_attr *a, const _GbtWords *words, _GbtNameTest test) noexcept nogil:
+    """Whether a class/id value (its first 256 bytes) names its element by `test` over its names
+    (split at ASCII whitespace, _gbt_class_name): some name gives 1 and none gives -1 (a name that
+    undoes the others); the unshown and aside-cta rules' tests."""
+    cdef size_t n = 0, i = 0, e
+    cdef int r
+    cdef bint found = False
+    cdef const unsigned char *s = _gbt_value_head(a, &n)
+    if s == NULL:
+        return False
+    while True:
+        i = _gbt_class_name(s, n, i, &e)
+        if i >= n:
+            return found
+        r = test(s, i, e, words)
+        if r < 0:
+            return False
+        if r > 0:
+            found = True
+        i = e
+
+
 cdef bint _gbt_value_has_word(fx_attr *a, const _GbtWords *words) noexcept nogil:
     """Whether a class/id value (its first 256 bytes) holds a token (_gbt_class_token) equal to
     one of `words`, case aside: the review, post-extra, shop, overlay, chrome and article-extra rules' test."""
@@ -2880,18 +2905,9 @@ cdef void _gbt_tag_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double m
     outermost ones, their kept text is summed, and the page's kept text is counted only when they
     hold some (most pages hold no such element, or nothing kept in it: then nothing else is read);
     the same sums, in the same order, as _gbt_class_drop's one pass."""
-    cdef Py_ssize_t i, j, e
-    cdef double kept = 0, dropped = 0
-    cdef int32_t t = tag
-    i = _gbt_tag_next(dv, 0, n, t, tag2)
-    while i < n:
-        if first_tag and dv.tag[i] == t:
-            t = -1
-        e = dv.end[i]
-        for j in range(i, e):
-            if dv.kind[j] == LXB_TEXT and keep[j]:
-                dropped += dv.chars[j]
-        i = _gbt_tag_next(dv, e, n, t, tag2)
+    cdef Py_ssize_t i
+    cdef double kept = 0
+    cdef double dropped = _gbt_tag_walk(keep, n, dv, tag, first_tag, tag2, False)
     if dropped == 0:
         return
     for i in range(n):
@@ -2899,15 +2915,29 @@ cdef void _gbt_tag_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double m
             kept += dv.chars[i]
     if dropped > max_share * kept:
         return
-    t = tag
+    _gbt_tag_walk(keep, n, dv, tag, first_tag, tag2, True)
+
+
+cdef double _gbt_tag_walk(uint8_t *keep, Py_ssize_t n, const DocView *dv, int32_t tag, bint first_tag,
+                          int32_t tag2, bint clear) noexcept nogil:
+    """The subtrees of _gbt_tag_drop's elements (the outermost of tag id `tag`, with `first_tag`
+    the first one only, or of `tag2`), in preorder: the kept text they hold, or with `clear`
+    their nodes dropped (0 returned)."""
+    cdef Py_ssize_t i, j, e
+    cdef double dropped = 0
+    cdef int32_t t = tag
     i = _gbt_tag_next(dv, 0, n, t, tag2)
     while i < n:
         if first_tag and dv.tag[i] == t:
             t = -1
         e = dv.end[i]
         for j in range(i, e):
-            keep[j] = 0
+            if clear:
+                keep[j] = 0
+            elif dv.kind[j] == LXB_TEXT and keep[j]:
+                dropped += dv.chars[j]
         i = _gbt_tag_next(dv, e, n, t, tag2)
+    return dropped
 
 
 cdef void _gbt_class_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share,
@@ -3030,26 +3060,23 @@ GBT_UNSHOWN_CLASSES = (b"hide", b"hidden", b"d-none", b"is-hidden", b"u-hidden",
 cdef _GbtWords _gbt_unshown_words = _gbt_words(GBT_UNSHOWN_CLASSES)
 
 
+cdef int _gbt_unshown_name(const unsigned char *s, size_t i, size_t e, const _GbtWords *words) noexcept nogil:
+    """One class name s[i..e) for _gbt_unshown_value: 1 when it is one of `words`, -1 when it shows
+    the element again at some breakpoint (a colon, Tailwind's "hidden md:block"; a start d-, show-
+    or visible-, Bootstrap's "d-none d-md-block" and Foundation's), else 0."""
+    if _gbt_is_word(s + i, e - i, words):
+        return 1
+    if memchr(s + i, 58, e - i) != NULL or fx_ascii_ci_prefix(s + i, e - i, b"d-", 2) \
+            or fx_ascii_ci_prefix(s + i, e - i, b"show-", 5) or fx_ascii_ci_prefix(s + i, e - i, b"visible-", 8):
+        return -1
+    return 0
+
+
 cdef bint _gbt_unshown_value(fx_attr *a, const _GbtWords *words) noexcept nogil:
     """Whether a class value says its element is not shown: one of its class names (split at
     ASCII whitespace, case aside) is one of `words` (GBT_UNSHOWN_CLASSES), and none shows it
-    again at some breakpoint (a name with a colon, Tailwind's "hidden md:block"; one starting d-, show- or
-    visible-, Bootstrap's "d-none d-md-block" and Foundation's)."""
-    cdef size_t n = 0, i = 0, j
-    cdef bint found = False
-    cdef const unsigned char *s = _gbt_value_head(a, &n)
-    if s == NULL:
-        return False
-    while True:
-        i = _gbt_class_name(s, n, i, &j)
-        if i >= n:
-            return found
-        if _gbt_is_word(s + i, j - i, words):
-            found = True
-        elif memchr(s + i, 58, j - i) != NULL or fx_ascii_ci_prefix(s + i, j - i, b"d-", 2) \
-                or fx_ascii_ci_prefix(s + i, j - i, b"show-", 5) or fx_ascii_ci_prefix(s + i, j - i, b"visible-", 8):
-            return False
-        i = j
+    again at some breakpoint (_gbt_unshown_name)."""
+    return _gbt_names_hold(a, words, _gbt_unshown_name)
 
 
 cdef void _gbt_unshown_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
@@ -3214,23 +3241,19 @@ GBT_ASIDE_CTA_WORDS = (b"btn", b"button", b"newsletter", b"subscribe", b"signup"
 cdef _GbtWords _gbt_aside_cta_words = _gbt_words(GBT_ASIDE_CTA_WORDS)
 
 
+cdef int _gbt_cta_name(const unsigned char *s, size_t i, size_t e, const _GbtWords *words) noexcept nogil:
+    """One class name s[i..e) for _gbt_cta_value: 1 when it has no colon and no bracket and holds a
+    token that is one of `words`, else 0."""
+    return 1 if (memchr(s + i, 58, e - i) == NULL and memchr(s + i, 91, e - i) == NULL
+                 and _gbt_span_has_word(s, i, e, words)) else 0
+
+
 cdef bint _gbt_cta_value(fx_attr *a, const _GbtWords *words) noexcept nogil:
     """Whether a class/id value (its first 256 bytes) holds a token (_gbt_class_token) equal to one
     of `words`, case aside, in a name (split at ASCII whitespace) with no colon and no bracket: a
     utility framework's variant ("[&_button]:no-underline", "hover:btn") styles the element's
     descendants or one of its states, it does not say what the element is."""
-    cdef size_t n = 0, i = 0, e
-    cdef const unsigned char *s = _gbt_value_head(a, &n)
-    if s == NULL:
-        return False
-    while True:
-        i = _gbt_class_name(s, n, i, &e)
-        if i >= n:
-            return False
-        if memchr(s + i, 58, e - i) == NULL and memchr(s + i, 91, e - i) == NULL \
-                and _gbt_span_has_word(s, i, e, words):
-            return True
-        i = e
+    return _gbt_names_hold(a, words, _gbt_cta_name)
 
 
 cdef void _gbt_aside_cta_drop(uint8_t *keep, Py_ssize_t n, const DocView *dv, double max_share) noexcept nogil:
