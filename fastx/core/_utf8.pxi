@@ -16,6 +16,51 @@ def utf8_plain(bytes data):
     return ok == 1
 
 
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+
+cdef extern from "ucs_utf8.h":
+    size_t fx_ucs1_utf8_len(const uint8_t *s, size_t n) nogil
+    size_t fx_ucs1_utf8(const uint8_t *s, size_t n, unsigned char *out) nogil
+    size_t fx_ucs2_utf8_len(const uint16_t *s, size_t n) nogil
+    size_t fx_ucs2_utf8(const uint16_t *s, size_t n, unsigned char *out) nogil
+    size_t fx_ucs4_utf8_len(const uint32_t *s, size_t n) nogil
+    size_t fx_ucs4_utf8(const uint32_t *s, size_t n, unsigned char *out) nogil
+
+
+def utf8_of(str text):
+    """`text` as UTF-8 bytes, lone surrogates dropped: ``text.encode("utf-8", "ignore")``.
+
+    The parse's first step for a page given as text. CPython encodes one code point at a
+    time; this copies runs of ASCII (most of any page's markup) sixteen code points at a time
+    (ucs_utf8.h): the exact length in a first pass, the bytes in a second, without the GIL."""
+    if PyUnicode_IS_ASCII(text):
+        return text.encode("utf-8")         # CPython copies ASCII text as it is
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void *data = PyUnicode_DATA(text)
+    cdef size_t n = <size_t>PyUnicode_GET_LENGTH(text), size
+    with nogil:
+        if kind == 1:
+            size = fx_ucs1_utf8_len(<const uint8_t *>data, n)
+        elif kind == 2:
+            size = fx_ucs2_utf8_len(<const uint16_t *>data, n)
+        else:
+            size = fx_ucs4_utf8_len(<const uint32_t *>data, n)
+    cdef bytes out = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
+    cdef unsigned char *w = <unsigned char *>PyBytes_AS_STRING(out)
+    with nogil:
+        if kind == 1:
+            fx_ucs1_utf8(<const uint8_t *>data, n, w)
+        elif kind == 2:
+            fx_ucs2_utf8(<const uint16_t *>data, n, w)
+        else:
+            fx_ucs4_utf8(<const uint32_t *>data, n, w)
+    return out
+
+
 def nonascii_islands(bytes sample):
     """(islands, spaced, high) of `sample` for the encoding guess (fastx.decode):
     `islands` joins every run of bytes >= 0x80 with the byte after it (what the

@@ -354,3 +354,19 @@ def test_to_utf8_is_decode_encoded(codec, meta):
     assert to_utf8(data) == (decoded.encode("utf-8"), enc)
     utf8 = text.encode("utf-8")
     assert to_utf8(utf8)[0] is utf8          # valid UTF-8 goes to the parser unchanged
+
+
+# code points at every UTF-8 width boundary, lone surrogates, and ASCII runs that start and end
+# the encoder's 16-code-point blocks anywhere
+_TEXT_PIECES = ["a", "x" * 7, "y" * 16, "z" * 33, "\x00", "\x7f", "\x80", "\xe9", "\xff", "\u0100", "\u07ff",
+                "\u0800", "\u4e2d", "\ud7ff", "\ud800", "\udbff", "\udc00", "\udfff", "\ue000", "\uffff",
+                "\U00010000", "\U0001f600", "\U0010ffff"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_TEXT_PIECES), max_size=40).map("".join))
+def test_utf8_of_is_encode_ignoring_surrogates(text):
+    # the parse's str -> UTF-8 step replaces text.encode("utf-8", "ignore"): the same bytes for
+    # text of every PEP 393 kind (ASCII, Latin-1, two-byte, four-byte)
+    from fastx import _core
+    assert _core.utf8_of(text) == text.encode("utf-8", "ignore")
