@@ -3,7 +3,7 @@
 Plain text is written by the Doc itself (core/_doc.pxi); here are the cleaned
 HTML (``_sanitize.pxi``: allow-listed elements, attributes and URLs), Markdown
 (``_markdown.pxi``), page metadata (``metadata`` over the bounded evidence pass
-``_meta.pxi``) and ``Extraction``, the result object of fastx.extract that
+``_meta.pxi``; ``language``: the text's language where the markup names none) and ``Extraction``, the result object of fastx.extract that
 makes them on first access.
 
 May import: core/, fastx._core, fastx.errors, fastx.config.  The one upward

@@ -2303,6 +2303,8 @@ def _meta_dayfirst(tag):
     return t is not None and t[2:3] in ("", "-") and not t.startswith("en")
 
 
+# the first parts of character encodings' names, none a language code (ISO 639)
+_META_CHARSET_SUBTAGS = frozenset(("utf", "ucs", "iso", "euc", "us"))
 _META_BCP47 = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d{3}))?(?:-[A-Za-z0-9]{1,8})*")
 
 
@@ -2310,13 +2312,15 @@ _META_BCP47 = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{4}))?(?:-([A-Za-z]{2}|\d
 @cython.boundscheck(True)
 @_meta_functools.lru_cache(maxsize=1024)
 def _meta_bcp47(s):
-    """A language tag as BCP 47: "en_US" -> "en-US", "EN" -> "en"; junk -> None (each value
-    worked out once: the tags pages give are few)."""
+    """A language tag as BCP 47: "en_US" -> "en-US", "EN" -> "en"; junk -> None, and so is a
+    character encoding written where the language belongs (content-language "utf-8",
+    "ISO-8859-1", "EUC-KR", "us-ascii": _META_CHARSET_SUBTAGS) (each value worked out once: the
+    tags pages give are few)."""
     if not s:
         return None
     s = s.strip().replace("_", "-")
     m = _META_BCP47.fullmatch(s)
-    if not m:
+    if not m or m[1].lower() in _META_CHARSET_SUBTAGS:
         return None
     out = m[1].lower()
     if m[2]:

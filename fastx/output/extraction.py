@@ -40,7 +40,7 @@ class Extraction:
         """Page metadata (fastx.metadata.Metadata: title, author, date, ... and where each came
         from in `.source`), computed on first access."""
         if self._metadata is None:
-            self._metadata = extract_metadata(self.doc, self.url)
+            self._metadata = extract_metadata(self.doc, self.url, self.text)
         return self._metadata
 
     @property

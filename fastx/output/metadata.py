@@ -3,7 +3,7 @@
 `fastx.extract(page).metadata` (computed on first access) is a :class:`Metadata`;
 every field says where it came from in ``metadata.source`` (``"json-ld"``,
 ``"opengraph"``, ``"meta"``, ``"microdata"``, ``"time"``, ``"byline"``, ``"h1"``,
-``"title"``, ``"url"``, ...). See docs/metadata.md.
+``"title"``, ``"url"``, ``"text"`` for a language detected from the text, ...). See docs/metadata.md.
 
 The evidence comes from one bounded C pass over lexbor's tree
 (``_core.meta_scan``, ``_meta.pxi``), resolved in the compiled core too
@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import _core
+from .language import TEXT_CHARS, detect_language
 
 __all__ = ["Metadata", "extract_metadata", "parse_date", "FIELDS"]
 
@@ -79,6 +80,20 @@ def _page_type_of(doc):
     return page_type
 
 
-def extract_metadata(doc, url: str | None = None) -> Metadata:
-    """Metadata of a parsed page (a :class:`fastx.Doc`); `url` defaults to ``doc.url``."""
-    return _core.meta_resolve(doc, url, Metadata, _page_type_of(doc))
+def extract_metadata(doc, url: str | None = None, text: str | None = None) -> Metadata:
+    """Metadata of a parsed page (a :class:`fastx.Doc`); `url` defaults to ``doc.url``.
+
+    Where the markup names no language, ``language`` is detected (source ``"text"``) from `text`
+    (``Extraction.metadata`` passes its main text), else from the page's own text, when the
+    optional extra ``fastx-extract[language]`` is installed (fastx.output.language)."""
+    md = _core.meta_resolve(doc, url, Metadata, _page_type_of(doc))
+    if md.language is None:
+        if text is None:
+            # the Doc's text (all its text nodes, UTF-8): as many bytes as the detector's
+            # characters can take
+            text = doc.text_buf[:4 * TEXT_CHARS].decode("utf-8", "ignore")
+        lang = detect_language(text)
+        if lang is not None:
+            md.language = lang
+            md.source["language"] = "text"
+    return md

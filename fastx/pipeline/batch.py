@@ -19,7 +19,8 @@ file path, with URL, encoding hint and a name), dicts with the same keys, or
 Execution (``jobs``):
 
 - ``jobs >= 1``: that many worker processes (default start method
-  ``forkserver``, with fastx preloaded, so replacing a killed worker is cheap).
+  ``forkserver``, with fastx and its models preloaded (fastx.pipeline.warm), so replacing a
+  killed worker is cheap).
   The per-page ``timeout`` is enforced by killing the worker and starting
   another; the pages queued behind it are re-sent, never lost.
 - ``jobs=0``: in the calling process, one page after another (no isolation:
@@ -305,6 +306,7 @@ def _worker_main(tasks, results, method, params, outputs, initializer, initargs,
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     if initializer is not None:
         initializer(*initargs)
+    from . import warm  # noqa: F401  (the models loaded; already so in a forkserver's worker)
     while True:
         try:
             task = tasks.recv()
@@ -399,7 +401,7 @@ def _context(start_method):
     ctx = mp.get_context(start_method)
     if start_method == "forkserver":
         # workers fork from a server that has fastx imported: a replacement starts in milliseconds
-        ctx.set_forkserver_preload(["fastx", "fastx.batch"])
+        ctx.set_forkserver_preload(["fastx", "fastx.batch", "fastx.pipeline.warm"])
     return ctx
 
 

@@ -821,3 +821,69 @@ def test_a_forum_threads_prefix_is_not_part_of_its_title(ld_type, title, out):
     ld = '{"@type": "%s", "headline": "%s"}' % (ld_type, title)
     m = meta(_ld_page(ld, f"<h1>{title}</h1><p>Text.</p>"), url="https://forum.example.com/topic/1-x/")
     assert m.title == out
+
+
+# ---------------------------------------------------------------- language detected from the text
+
+FRENCH = ("<html><head><title>Le marché</title></head><body><article><h1>Le marché du samedi</h1>"
+          "<p>Chaque samedi matin, les habitants du quartier se retrouvent sur la place pour acheter "
+          "des légumes frais, du fromage et du pain chez les producteurs de la région. Les enfants "
+          "courent entre les étals pendant que leurs parents discutent avec les marchands.</p>"
+          "</article></body></html>")
+
+
+def test_language_detected_from_the_text_where_the_markup_is_silent():
+    pytest.importorskip("py3langid")
+    r = fastx.extract(FRENCH)
+    assert r.metadata.language == "fr" and r.metadata.source["language"] == "text"
+    # the Doc's own text when no extraction text is given
+    m = extract_metadata(fastx.parse(FRENCH))
+    assert m.language == "fr" and m.source["language"] == "text"
+    # the markup wins over the text
+    m = meta(FRENCH.replace("<html>", '<html lang="de">'))
+    assert m.language == "de" and m.source["language"] == "html"
+    assert fastx.extract(FRENCH).to_dict()["language"] == "fr"
+
+
+def test_language_detection_abstains_on_little_or_no_language():
+    pytest.importorskip("py3langid")
+    from fastx.output.language import detect_language
+    for text in ("", "Home", "Contact us", "12345 67890 2024", "def f(x): return x + 1", None):
+        assert detect_language(text) is None, text
+    m = meta("<html><body><p>OK</p></body></html>")
+    assert m.language is None and "language" not in m.source
+
+
+def test_language_detection_without_its_extra(monkeypatch):
+    # py3langid not installed: no language, no error
+    from fastx.output import language
+    monkeypatch.setattr(language, "_state", {"identifier": None})
+    assert not language.available()
+    m = extract_metadata(fastx.parse(FRENCH))
+    assert m.language is None and "language" not in m.source
+
+
+def test_detected_languages_agree_with_the_markup_of_real_pages():
+    # pages of the shipped bench corpus whose markup names a language: their text, read without
+    # the markup, gives the same primary language wherever the detector answers
+    pytest.importorskip("py3langid")
+    from fastx.bench import load_corpus
+    from fastx.output.language import detect_language
+    answered = agree = 0
+    for page in load_corpus().pages:
+        r = fastx.extract(page.html)
+        if r.metadata.source.get("language") not in ("html", "opengraph", "meta"):
+            continue
+        lang = detect_language(r.text)
+        if lang is not None:
+            answered += 1
+            agree += lang == r.metadata.language.split("-")[0]
+    assert answered >= 10 and agree >= 0.95 * answered
+
+
+@pytest.mark.parametrize("value", ["utf-8", "UTF-8", "ISO-8859-1", "EUC-KR", "us-ascii"])
+def test_a_character_encoding_is_no_language(value):
+    # <meta http-equiv="Content-Language" content="utf-8"> (a Chinese news site's template)
+    m = meta(f'<html><head><meta http-equiv="Content-Language" content="{value}"></head>'
+             "<body><p>x</p></body></html>")
+    assert m.language is None and "language" not in m.source
