@@ -20,8 +20,13 @@ _PAGE = ("<html><head><title>Warm-up</title></head><body><article><h1>Warm-up</h
 
 
 def warm() -> None:
-    """Load the models and the language detector (one extraction and its metadata)."""
-    fastx.extract(_PAGE).metadata
+    """Load the models and the language detector (one extraction and its metadata). A failure
+    here (a damaged model file) is left to the pages to report, each in its own error record:
+    raised in the forkserver's preload it would stop the server, and every worker with it."""
+    try:
+        fastx.extract(_PAGE).metadata
+    except Exception:  # noqa: BLE001  (see the docstring)
+        pass
 
 
 warm()

@@ -264,3 +264,18 @@ def test_every_directory_entry_gets_a_record(tmp_path):
     assert "FIFO" in by["pipe.html"]["error"]
     assert all(by[k]["error"].startswith("InputError") for k in ("dangling.html", "loop1", "pipe.html",
                                                                    "sublink"))
+
+
+def test_worker_warm_up_loads_the_models_and_survives_a_failure(monkeypatch):
+    # the forkserver imports fastx.pipeline.warm: its extraction loads the shipped models (and the
+    # language detector when installed); a failure there must not stop the server
+    from fastx.methods import default as default_method
+    from fastx.pipeline import warm
+    default_method._CACHE.pop("shipped", None)
+    warm.warm()
+    assert "shipped" in default_method._CACHE
+
+    def broken(*args, **kwargs):
+        raise fastx.ModelError("damaged model file")
+    monkeypatch.setattr(warm.fastx, "extract", broken)
+    warm.warm()
