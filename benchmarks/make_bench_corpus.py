@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Build fastx/data/bench.tar.xz, the small corpus `python -m fastx bench` ships with.
 
-Pages come only from the VALIDATION split of the development corpora (the
-project's rule: in each corpus, in the shared compare tool's loader order, the
-first ceil(20%) of the pages are validation and never trained on). From each
-of the five text corpora we take PER_CORPUS pages evenly spaced over its
-validation pages whose gold has at least one token: validation index
-floor(i * len / PER_CORPUS) for i = 0..PER_CORPUS-1. No randomness, so the
-same datasets always give the same archive, byte for byte.
+Pages come only from the VALIDATION split of the development corpora, never
+trained on: in the five older text corpora, in the shared compare tool's loader
+order, the first ceil(20%) of the pages; in wcxb-dev (modern pages of 2025, seven
+page types), one registrable domain in five (benchmarks/validate.py's split, the
+one the shipped models were trained around). From each of the six corpora we
+take PER_CORPUS pages evenly spaced over its validation pages whose gold has at
+least one token: validation index floor(i * len / PER_CORPUS) for
+i = 0..PER_CORPUS-1. No randomness, so the same datasets always give the same
+archive, byte for byte.
 
 Archive layout (CleanEval format, read by fastx.bench.load_corpus):
   input/<id>.html        the page's original bytes, untouched (any encoding)
@@ -32,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 COMPARE = REPO.parent / "shared" / "tools" / "compare.py"
 OUT = REPO / "fastx" / "data" / "bench.tar.xz"
-CORPORA = ["cleaneval-dev", "cpe", "l3s", "readability", "dragnet"]
+CORPORA = ["cleaneval-dev", "cpe", "l3s", "readability", "dragnet", "wcxb-dev"]
 PER_CORPUS = 10
 VALIDATION = 0.2
 MAX_BYTES = 5 * 1024 * 1024
@@ -49,8 +51,20 @@ def load_compare():
 
 
 def validation(compare, corpus: str) -> list:
+    """The corpus's validation pages, in loader order: validate.py's split (wcxb-dev by domain,
+    the others their first ceil(20%))."""
     docs = list(compare.CORPORA[corpus]())
+    if docs and "type" in docs[0][2]:
+        return _validate().split(docs)[0]
     return docs[:math.ceil(len(docs) * VALIDATION)]
+
+
+def _validate():
+    """benchmarks/validate.py as a module (its split of wcxb-dev by domain)."""
+    spec = importlib.util.spec_from_file_location("fastx_validate", REPO / "benchmarks" / "validate.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def bench_id(corpus: str, original: str) -> str:

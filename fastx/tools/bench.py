@@ -1,9 +1,11 @@
 """`python -m fastx bench`: accuracy and speed of every fastx method and every
 installed peer extractor, on the same pages, in one run.
 
-Corpus: the bench corpus shipped in ``fastx/data/bench.tar.xz`` (real pages
-with human gold, drawn only from the validation split of the development
-corpora, see ``benchmarks/make_bench_corpus.py``), or ``--corpus PATH``: a
+Corpus: the bench corpus shipped in ``fastx/data/bench.tar.xz`` (60 real pages
+with human gold, ten from the validation split of each development corpus: the
+news and blog pages of cleaneval-dev, cpe, l3s, readability and dragnet, and
+modern pages of seven types from wcxb-dev; see ``benchmarks/make_bench_corpus.py``),
+or ``--corpus PATH``: a
 directory (or a ``.tar.*`` of one) holding ``input/<id>.<ext>`` pages and
 CleanEval-format gold ``GoldStandard/<id>.txt`` (an optional ``URL:`` first
 line, then text with ``<p>``/``<h>``/``<l>`` markers), paired by file stem.
