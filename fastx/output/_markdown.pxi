@@ -30,9 +30,10 @@
 #   data:image for images); any other scheme drops the link (its text stays)
 #   or the image
 # - text: the CommonMark metacharacters that could start markup are
-#   backslash-escaped (always \ ` * [ ] < & | ~, _ outside words; # > - + =
-#   and "1." at a line start; # anywhere in a heading), so the text renders
-#   back as itself
+#   backslash-escaped (always \ ` * [ ] | ~, _ outside words, & before a
+#   letter, digit or #, < before a non-space; at a line start > and, where
+#   they would open a block, # - + = and "1."; # anywhere in a heading), so the
+#   text renders back as itself
 
 from libc.stdlib cimport calloc
 
@@ -120,6 +121,7 @@ cdef struct Md:
     int need              # 1 hard break, 2 new line, 3 blank line
     int bol               # at a line start, container prefix not written
     int lstart            # right after the prefix: line-start escapes apply
+    int ol_digits         # the line so far is 1-9 digits: a "." or ")" next may make it a list item
     int fresh             # no content since the prefix / cell start (no separator space)
     int space             # a space is due before the next content
     int inl               # inside inline-only content (heading, link, code span, table cell)
@@ -325,9 +327,10 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse,
     as one space, only | escaped (in a table row)."""
     cdef Py_ssize_t k = 0, j, esc_at = -1
     cdef unsigned char c, prev
-    cdef bint done
+    cdef bint done, ol = m.ol_digits != 0     # the line so far is digits (the last piece's)
     if not _md_room(m, 2 * n + 2):
         return
+    m.ol_digits = 0
     if collapse and not code:
         while k < n and s[k] <= 32:
             k += 1
@@ -349,22 +352,57 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse,
             k += 1
             continue
         done = False
-        if m.lstart:
-            m.lstart = 0
-            if c == 35 or c == 62 or c == 45 or c == 43 or c == 61:     # # > - + =
+        if ol:
+            # "1" then, in this piece, ". item" (an element boundary between them)
+            ol = False
+            if (c == 46 or c == 41) and (k + 1 == n or s[k + 1] <= 32):
                 _md_byte(m, 92)
                 done = True
+        if m.lstart:
+            m.lstart = 0
+            # a line start escapes only what would open a block there (CommonMark 0.31, 4.1-4.3,
+            # 5.1-5.2): ">" always; "#" as the first of 1-6 "#"s before a space or the end
+            # ("#hashtag" stays); "-" and "+" before a space (a list item), and "-" and "=" when
+            # the text is only them and spaces (a thematic break, a setext underline): "-5",
+            # "+1", "--x" stay; "1." / "1)" before a space or the end ("1.5 million" stays). The
+            # end of this text counts as a space: the next piece may start with one.
+            if c == 62:
+                _md_byte(m, 92)
+                done = True
+            elif c == 35:
+                j = k
+                while j < n and s[j] == 35 and j - k < 7:
+                    j += 1
+                if j - k <= 6 and (j == n or s[j] <= 32):
+                    _md_byte(m, 92)
+                    done = True
+            elif c == 45 or c == 43 or c == 61:                         # - + =
+                j = k
+                while j < n and (s[j] == c or s[j] == 32 or s[j] == 9):
+                    j += 1
+                if j == n or (c != 61 and s[k + 1] <= 32):
+                    _md_byte(m, 92)
+                    done = True
             elif 48 <= c <= 57:
                 j = k
                 while j < n and j - k < 10 and 48 <= s[j] <= 57:
                     j += 1
-                if j < n and j - k < 10 and (s[j] == 46 or s[j] == 41):   # "1." / "1)"
-                    esc_at = j
+                if j < n and j - k < 10 and (s[j] == 46 or s[j] == 41) and (j + 1 == n or s[j + 1] <= 32):
+                    esc_at = j                                          # "1." / "1)"
+                elif j == n and j - k < 10:
+                    m.ol_digits = 1         # the text ends in its digits: the next piece decides
         if done:
             pass
-        elif c == 92 or c == 96 or c == 42 or c == 91 or c == 93 or c == 60 or c == 38 or c == 124 \
+        elif c == 92 or c == 96 or c == 42 or c == 91 or c == 93 or c == 124 \
                 or c == 126 or k == esc_at or (c == 35 and m.inhead):
             _md_byte(m, 92)
+        elif c == 38 or c == 60:
+            # "&" opens a character reference only before a letter, a digit or "#", "<" a tag or
+            # an autolink only before a non-space (CommonMark 2.5, 6.5, 6.6): "Tom & Jerry" and
+            # "< 5" stay; the end of this text escapes (the next piece may go on with "amp;")
+            if k + 1 == n or (s[k + 1] > 32 if c == 60 else
+                              (_md_alnum(s[k + 1]) or s[k + 1] == 35)):
+                _md_byte(m, 92)
         elif c == 95:
             prev = <unsigned char>m.out[m.n - 1] if m.n > 0 else 32
             if not (_md_alnum(prev) and k + 1 < n and _md_alnum(s[k + 1])):

@@ -190,6 +190,19 @@ def test_text_renders_back_as_itself(text):
     assert rendered_text(out) == f"{text} {text} #"
 
 
+@pytest.mark.parametrize("text", ["1.5 million people", "43.5'' H", "2)b", "-5 degrees", "+1 for this",
+                                  "#hashtag", "####### seven", "=x", "--x", "Tom & Jerry", "1 < 2 and 3 > 2",
+                                  "A & B & C"])
+def test_a_line_start_that_opens_no_block_is_not_escaped(text):
+    # only what would open a block at a line start, or a reference or tag anywhere, is escaped:
+    # no backslash for LLM pipelines to read in "1.5 million", "-5 degrees" or "Tom & Jerry",
+    # and the text still renders back as itself
+    from html import escape
+    out = md(f"<p>{escape(text)}</p>")
+    assert "\\" not in out, out
+    assert rendered_text(out) == text
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet=" ab1.#*_[]()<>&|`~\\-+=!:\t\n", min_size=1, max_size=12), min_size=1,
                 max_size=3),
@@ -203,6 +216,16 @@ def test_escaped_text_round_trips(pieces, where):
     r = whole(html)
     expected = " ".join(r.text.split())
     assert rendered_text(r.markdown) == expected
+
+
+@pytest.mark.parametrize("html", ["<p>1<b>. item</b></p>", "<p>12<span>) item</span></p>",
+                                  "<p>x &<b>amp;</b> y</p>", "<p>-<b> item</b></p>", "<p>#<i> head</i></p>",
+                                  "<p>&lt;<b>b</b>&gt;</p>"])
+def test_markup_split_across_elements_is_escaped(html):
+    # a list marker, a character reference or a tag whose characters come in two text pieces
+    # ("1" in one element, ". item" in the next) renders back as the text, not as markup
+    r = whole(html)
+    assert rendered_text(r.markdown) == " ".join(r.text.split())
 
 
 def test_adjacent_emphasis_never_leaves_literal_delimiters():
