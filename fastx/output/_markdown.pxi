@@ -30,10 +30,11 @@
 #   data:image for images); any other scheme drops the link (its text stays)
 #   or the image
 # - text: the CommonMark metacharacters that could start markup are
-#   backslash-escaped (always \ ` * [ ] | ~, _ outside words, & before a
-#   letter, digit or #, < before a non-space; at a line start > and, where
-#   they would open a block, # - + = and "1."; # anywhere in a heading), so the
-#   text renders back as itself
+#   backslash-escaped (always \ ` * [ | ~; ] in a link's text or an image's
+#   alt text, as every other [ is escaped and a ] elsewhere closes nothing; _
+#   outside words; & before a letter, digit or #; < before a non-space; at a
+#   line start > and, where they would open a block, # - + = and "1."; #
+#   anywhere in a heading), so the text renders back as itself
 
 from libc.stdlib cimport calloc
 
@@ -125,6 +126,7 @@ cdef struct Md:
     int fresh             # no content since the prefix / cell start (no separator space)
     int space             # a space is due before the next content
     int inl               # inside inline-only content (heading, link, code span, table cell)
+    int inlink            # inside a link's text or an image's alt text: "]" would close it
     int incode
     int inhead
     int fence
@@ -289,6 +291,7 @@ cdef void _md_openers(Md *m) noexcept nogil:
             _md_ch(m, 42)
         elif e.role == MR_A:
             _md_ch(m, 91)
+            m.inlink += 1
         elif e.role == MR_CODE:
             for j in range(e.a):
                 _md_ch(m, 96)
@@ -393,7 +396,7 @@ cdef void _md_escape(Md *m, const unsigned char *s, Py_ssize_t n, bint collapse,
                     m.ol_digits = 1         # the text ends in its digits: the next piece decides
         if done:
             pass
-        elif c == 92 or c == 96 or c == 42 or c == 91 or c == 93 or c == 124 \
+        elif c == 92 or c == 96 or c == 42 or c == 91 or (c == 93 and m.inlink) or c == 124 \
                 or c == 126 or k == esc_at or (c == 35 and m.inhead):
             _md_byte(m, 92)
         elif c == 38 or c == 60:
@@ -812,6 +815,7 @@ cdef void _md_close(Md *m) noexcept nogil:
             m.strong_on -= 1
     elif r == MR_A:
         if e.state == 2:
+            m.inlink -= 1
             _md_put(m, b"](", 2)
             _md_put(m, m.url + e.a, e.b)
             _md_ch(m, 41)
@@ -906,7 +910,9 @@ cdef void _md_image(Md *m, fx_node *node) noexcept nogil:
     alt = _find_attr(node, b"alt", 3)
     if alt != NULL and alt.value != NULL:
         m.lstart = 0
+        m.inlink += 1
         _md_escape(m, alt.value.data, <Py_ssize_t>alt.value.length, True)
+        m.inlink -= 1
     _md_put(m, b"](", 2)
     _md_put(m, m.url + u0, m.un - u0)
     _md_ch(m, 41)

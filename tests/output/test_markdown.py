@@ -228,6 +228,16 @@ def test_markup_split_across_elements_is_escaped(html):
     assert rendered_text(r.markdown) == " ".join(r.text.split())
 
 
+def test_a_closing_bracket_is_escaped_only_where_it_would_close_a_link():
+    out = md("<p>see [1] and x] y</p>")
+    assert out == "see \\[1] and x] y\n" and rendered_text(out) == "see [1] and x] y"
+    r = whole('<p>a <a href="https://example.com/x">b ] [c]</a> d</p>')
+    assert "[b \\] \\[c\\]](https://example.com/x)" in r.markdown
+    assert rendered_text(r.markdown) == " ".join(r.text.split())
+    r = whole('<p>a <img src="https://example.com/i.png" alt="x ] y"> b</p>')
+    assert "![x \\] y](https://example.com/i.png)" in r.markdown
+
+
 def test_adjacent_emphasis_never_leaves_literal_delimiters():
     for html in ("<p><b>foo</b><b>bar</b></p>", "<p><i>a</i><i>b</i>c</p>", "<p>x<b>(y)</b>z</p>",
                  "<p><b>Tel:</b>123</p>", "<p>a<em>_b_</em>c</p>"):
