@@ -13,10 +13,11 @@ download). Its probabilities are normalized over the languages (py3langid's ``no
 scores scaled by 1/sqrt(bytes) so that they stay calibrated across text lengths); an answer below
 `MIN_CONFIDENCE` is no answer, as is "zxx" (no linguistic content).
 
-Only the first `TEXT_CHARS` characters are read: langid.py walks the bytes in Python, about
-0.7 µs a character, and on wcxb-dev's pages whose markup names a language 600 characters of the
-main text agree with it as often as 2,000 do (99.9% of the answers at confidence 0.8, on 98% of
-the pages; benchmarks/language_eval.py). Without py3langid installed the answer is None.
+Only the first `TEXT_CHARS` characters are read: langid.py walks the bytes in Python (about
+0.45 ms for 600 characters of a page, its tables cold in the cache), and on wcxb-dev's pages
+whose markup names a language 600 characters of the main text agree with it as often as 2,000
+do (all 1,408 answers at confidence 0.8, given on 97% of the pages; benchmarks/language_eval.py).
+Without py3langid installed the answer is None.
 """
 from __future__ import annotations
 
