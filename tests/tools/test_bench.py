@@ -53,12 +53,13 @@ def test_shipped_corpus_is_a_fresh_build_from_the_validation_split(shipped, caps
     spec.loader.exec_module(maker)
     assert maker.main(["--check"]) == 0, "fastx/data/bench.tar.xz is stale: rerun benchmarks/make_bench_corpus.py"
     compare = maker.load_compare()
+    in_domain_validation = maker._validate().in_domain_validation
     for source in SOURCES:
         docs = list(compare.CORPORA[source]())
         # the validation split: wcxb-dev's one domain in five, the others' first ceil(20%)
         val = maker.validation(compare, source)
         assert val == (docs[:math.ceil(0.2 * len(docs))] if source != "wcxb-dev" else
-                       [d for d in docs if maker._validate().in_domain_validation(d[2].get("url"))])
+                       [d for d in docs if in_domain_validation(d[2].get("url"))])
         validation = {oid: (html, meta) for oid, html, meta in val}
         for p in shipped.pages:
             if p.source == source:

@@ -3486,18 +3486,9 @@ cdef _GbtRuleDrop _gbt_drop_fn[_GBT_NDROPS]
 _gbt_drop_bit[:] = [_GBT_RULE_REVIEW, _GBT_RULE_LANDMARK, _GBT_RULE_UNSHOWN, _GBT_RULE_POST_EXTRA, _GBT_RULE_FORM,
                     _GBT_RULE_SHOP, _GBT_RULE_OVERLAY, _GBT_RULE_ASIDE_CTA, _GBT_RULE_CHROME, _GBT_RULE_SHOP_CHROME,
                     _GBT_RULE_INNER_CHROME, _GBT_RULE_ARTICLE_EXTRA]
-_gbt_drop_fn[0] = _gbt_review_drop
-_gbt_drop_fn[1] = _gbt_landmark_rule
-_gbt_drop_fn[2] = _gbt_unshown_drop
-_gbt_drop_fn[3] = _gbt_post_extra_drop
-_gbt_drop_fn[4] = _gbt_form_drop
-_gbt_drop_fn[5] = _gbt_shop_drop
-_gbt_drop_fn[6] = _gbt_overlay_drop
-_gbt_drop_fn[7] = _gbt_aside_cta_drop
-_gbt_drop_fn[8] = _gbt_chrome_drop
-_gbt_drop_fn[9] = _gbt_shop_chrome_drop
-_gbt_drop_fn[10] = _gbt_inner_chrome_drop
-_gbt_drop_fn[11] = _gbt_article_extra_drop
+_gbt_drop_fn[:] = [_gbt_review_drop, _gbt_landmark_rule, _gbt_unshown_drop, _gbt_post_extra_drop, _gbt_form_drop,
+                   _gbt_shop_drop, _gbt_overlay_drop, _gbt_aside_cta_drop, _gbt_chrome_drop, _gbt_shop_chrome_drop,
+                   _gbt_inner_chrome_drop, _gbt_article_extra_drop]
 if _GBT_NDROPS != _GBT_NRULES - 1:
     raise ImportError("fastx._core: every page rule but the button rule has its place in _gbt_drop_fn")
 
