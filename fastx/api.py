@@ -32,7 +32,7 @@ def extract(html: "str | bytes | Doc", url: str | None = None, method: str = "de
     takes one rendered before (a Layout or its saved file); see fastx.render.
     """
     m = _methods.get(method)
-    doc = parse(html, url=url, encoding=encoding)
+    doc = parse(html, url=url, encoding=encoding, full_tree=render is not False)
     if url is None:
         url = doc.url
     if render is not False or layout is not None:

@@ -913,7 +913,9 @@ cdef class Doc:
     ``link_tags`` (LT, excluding itself), ``punct``, ``words``, ``p_count``,
     ``leaves`` (elements with text and no element child), ``text_nodes``;
     ``own_chars`` (text directly under an element).  The parser is held so
-    that node pointers (``ptr``) stay valid.
+    that node pointers (``ptr``) stay valid; ``full_tree`` says whether its tree
+    still holds what no method reads (the text of scripts and styles: see
+    ``fastx.parse``).
     """
     cdef public object parser
     cdef readonly Py_ssize_t n
@@ -927,6 +929,7 @@ cdef class Doc:
     cdef readonly str title, description
     cdef readonly Py_ssize_t body
     cdef readonly object url
+    cdef readonly bint full_tree    # the parser's tree holds script and style text (fastx.parse's full_tree)
     cdef dict _cache
     cdef bytes _skipped         # lexbor pointers (uint64) of the elements the build did not enter (the head's
                                 # elements, scripts, hidden ...), in page order: the metadata scan walks them
@@ -1089,8 +1092,12 @@ DEF _HIDDEN_ONLY_CHARS = 500        # body text below which hidden elements are 
 DEF _HIDDEN_GAIN = 4                # ... when they hold this many times the visible text
 
 
-def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript=False):
+def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript=False,
+              bint full_tree=True):
     """Build the flat `Doc` from a selectolax LexborHTMLParser (kept alive by the Doc).
+
+    `full_tree` says whether the parse kept what no method reads (``parse_guarded``'s
+    full_tree; ``Doc.full_tree``): the Doc is the same either way.
 
     ``<noscript>`` is dropped, unless `keep_noscript`, or unless the page has next to
     no text outside it (under 200 characters, while its noscript content has at least
@@ -1113,7 +1120,8 @@ def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript
     if d.body >= 0 and shown < _HIDDEN_ONLY_CHARS:
         full = _build_doc(parser, title_fallback, url, True, True)
         if full.body >= 0 and full.view.chars[full.body] >= max(_HIDDEN_GAIN * shown, 4 * _HIDDEN_ONLY_CHARS):
-            return full
+            d = full
+    d.full_tree = full_tree
     return d
 
 

@@ -38,9 +38,10 @@ cdef extern from "tree_guard.h":
         size_t reconstructed, max_reconstructed, fostered, max_fostered
         size_t dropped_tags, dropped_attrs, deepest, html_body
         size_t copied, max_copied, elements, max_elements, attrs_total, max_attrs_total
-        size_t noscript_fixes, stripped, verbatim
+        size_t noscript_fixes, stripped, verbatim, skipped
         int flat
         int attrs_moved
+        int skip_bodies
     int fx_tg_resolve(const char *path)
     unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, fx_tg *g) nogil
     void fx_tg_learn(void *doc)
@@ -54,6 +55,7 @@ cdef extern from "tree_guard.h":
         FX_TG_TABLE_EL
         FX_TG_NOSCRIPT
         FX_TG_HEAD
+        FX_TG_SVG
 
 # documents are created without DOM mutation events: they only fill
 # <selectedcontent> (selectolax's LexborDocumentOptions.WO_EVENTS)
@@ -72,7 +74,7 @@ _TG_CALIBRATION = (
     "<tfoot><tr><td>x</td></tr></tfoot></table>"
     + "".join(f"<{t}>x</{t}>" for t in _TG_FORMAT)
     + "".join(f"<{t}></{t}>" for t in _TG_RAW if t != "plaintext")
-    + "<noscript></noscript><plaintext></body></html>")
+    + "<svg></svg><noscript></noscript><plaintext></body></html>")
 
 
 def parse_available():
@@ -83,7 +85,7 @@ def parse_available():
 def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUARD_MAX_FORMATTING,
                   int max_attrs=GUARD_MAX_ATTRS, object max_reconstructed=None,
                   Py_ssize_t max_fostered=GUARD_MAX_FOSTERED, object stats=False,
-                  object max_copied=None, object max_elements=None):
+                  object max_copied=None, object max_elements=None, bint full_tree=True):
     """Parse UTF-8 `data` with lexbor, the hostile-input limits applied to its tokens.
 
     Returns a selectolax ``LexborHTMLParser`` holding the tree (``raw_html`` is
@@ -94,7 +96,12 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     <noscript> repairs, whether the rest of the page was read as text, whether
     attribute values were moved out of the text arena).  The limits and their
     defaults are guard_html's (see the top of _parse.pxi); max_copied and
-    max_elements default to the budgets in fastx/config.py.  Raises
+    max_elements default to the budgets in fastx/config.py.  With
+    full_tree=False what no method reads is passed over, not parsed: the text
+    of <script> (JSON-LD excepted) and <style> elements and the content of
+    <svg> elements (include/tree_guard.h: fx_tg_skip_body, fx_tg_skip_svg); the
+    tree is otherwise the same and the parse of a modern page faster (stats
+    "dict": "skipped", the bytes passed over).  Raises
     RuntimeError where unavailable (`parse_available()`), ParseError if lexbor
     fails.
     """
@@ -111,6 +118,7 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     g.max_formatting = max_formatting
     g.max_attrs = max_attrs
     g.max_html_body = TG_MAX_HTML_BODY
+    g.skip_bodies = not full_tree
     g.max_reconstructed = 4096 + len(data) // 64 if max_reconstructed is None else max_reconstructed
     g.max_fostered = max_fostered
     g.max_copied = GUARD_COPIED_BASE + GUARD_COPIED_PER_BYTE * len(data) if max_copied is None else max_copied
@@ -133,7 +141,7 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
                         "reconstructed": g.reconstructed, "fostered": g.fostered, "copied": g.copied,
                         "elements": g.elements, "noscript_fixes": g.noscript_fixes, "flat": bool(g.flat),
                         "stripped": g.stripped, "attributes": g.attrs_total, "verbatim_after_flat": g.verbatim,
-                        "attrs_moved": bool(g.attrs_moved)}
+                        "attrs_moved": bool(g.attrs_moved), "skipped": g.skipped}
     if stats:
         return parser, g.deepest, g.dropped_tags, g.dropped_attrs, g.reconstructed, g.fostered
     return parser
@@ -157,7 +165,7 @@ def _tg_calibrate():
         fx_tg_rawk[k] = 0
     for names, bit in ((_TG_FORMAT, FX_TG_FORMAT), (_TG_RAW, FX_TG_RAW), (_TG_TABLE, FX_TG_TABLE),
                        (("html", "body"), FX_TG_ROOT), (("table",), FX_TG_TABLE_EL),
-                       (("noscript",), FX_TG_NOSCRIPT), (("head",), FX_TG_HEAD)):
+                       (("noscript",), FX_TG_NOSCRIPT), (("head",), FX_TG_HEAD), (("svg",), FX_TG_SVG)):
         for t in names:
             if t not in ids or not 7 <= ids[t] < 1024:
                 return

@@ -42,7 +42,7 @@ def _close_runaway_title(source: bytes) -> bytes | None:
 
 
 def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = None,
-          encoding: str | None = None) -> Doc:
+          encoding: str | None = None, full_tree: bool = False) -> Doc:
     """Parse a page into a :class:`Doc` (the flat node array every method reads).
 
     `html` may be text or bytes in any encoding (`encoding` is a hint, e.g.
@@ -53,6 +53,12 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
         doc = fastx.parse(page_bytes, url=url)
         a = fastx.extract(doc, method="cetd")
         b = fastx.extract(doc, method="cetd-td")
+
+    What no method reads is passed over, not parsed: the text of ``<script>``
+    (JSON-LD excepted) and ``<style>`` elements, half the bytes of a modern page.
+    The Doc is the same either way; ``full_tree=True`` keeps it in the lexbor
+    tree behind the Doc (``doc.parser``), as the browser's render needs
+    (fastx.tools.browser asks for it).
     """
     if isinstance(html, Doc):
         return html
@@ -71,22 +77,23 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
             source = data          # valid UTF-8, no NUL (UTF-16/32) or ESC (ISO-2022): lexbor reads it as is
         else:
             source, _ = to_utf8(data, declared=encoding)     # decode()'s text, as UTF-8 bytes
-    doc = _parse_bytes(source, url)
+    doc = _parse_bytes(source, url, full_tree)
     if "<" in doc.title and doc.body >= 0 and doc.chars[doc.body] == 0:
         # the title holds markup and the body no text: a title without its end tag (the title
         # tested first: reading doc.chars makes its NumPy view, a few microseconds a page)
         repaired = _close_runaway_title(source)
         if repaired is not None:
-            doc = _parse_bytes(repaired, url)
+            doc = _parse_bytes(repaired, url, full_tree)
     return doc
 
 
-def _parse_bytes(source: bytes, url: str | None) -> Doc:
+def _parse_bytes(source: bytes, url: str | None, full_tree: bool) -> Doc:
     """The guarded lexbor parse of UTF-8 `source` and the Doc built from it."""
     # hostile markup: what would make lexbor's tree builder quadratic (nesting past 512, runaway
     # formatting elements, thousands of attributes) is dropped; any other page parses unchanged
     if _GUARDED_PARSE:
-        parser = _core.parse_guarded(source)        # the limits read lexbor's own stack (_parse.pxi)
+        # the limits read lexbor's own stack (_parse.pxi)
+        parser = _core.parse_guarded(source, full_tree=full_tree)
     else:
         from selectolax.lexbor import LexborHTMLParser
         try:
@@ -95,4 +102,14 @@ def _parse_bytes(source: bytes, url: str | None) -> Doc:
             parser = LexborHTMLParser(guarded)
         except Exception as exc:  # lexbor reports failures as generic errors
             raise ParseError(f"lexbor could not parse the page: {exc}") from exc
-    return _core.build_doc(parser, "", url)
+        full_tree = True                                       # (nothing passed over)
+    return _core.build_doc(parser, "", url, full_tree=full_tree)
+
+
+def with_full_tree(doc: Doc) -> Doc:
+    """`doc` when its lexbor tree is whole (``doc.full_tree``), else the same page parsed again
+    keeping what the first parse passed over: the same nodes at the same indices, for what
+    reads the tree itself (the browser's render serializes it, styles and scripts included)."""
+    if doc.full_tree:
+        return doc
+    return _parse_bytes(doc.parser.raw_html, doc.url, True)

@@ -23,6 +23,9 @@ typedef void *(*fx_marker_fn)(void);
 static fx_doc_fn fx_tg_begin = NULL, fx_tg_end = NULL;
 static void *fx_tg_data_before = NULL;             /* the tokenizer's data state */
 static void *fx_tg_data_state = NULL;              /* ... and where it is after text (learnt) */
+/* where the tree builder puts the tokenizer after <script> and after <style> (and the other
+   RAWTEXT elements): the states whose text fx_tg_skip_body passes over (may be NULL) */
+static void *fx_tg_script_before = NULL, *fx_tg_rawtext_before = NULL;
 
 static fx_chunk_fn fx_tg_chunk = NULL;
 static void *fx_tg_marker = NULL;
@@ -72,6 +75,8 @@ static int fx_tg_resolve(const char *path) {
     }
     fx_tg_marker = marker();
     fx_tg_data_before = dlsym(h, "lxb_html_tokenizer_state_data_before");   /* may be NULL */
+    fx_tg_script_before = dlsym(h, "lxb_html_tokenizer_state_script_data_before");
+    fx_tg_rawtext_before = dlsym(h, "lxb_html_tokenizer_state_rawtext_before");
     return 1;
 #endif
 }
@@ -79,7 +84,7 @@ static int fx_tg_resolve(const char *path) {
 enum { FX_TG_TAGS = 1024 };                        /* lexbor's static tag ids are below */
 enum {
     FX_TG_FORMAT = 1, FX_TG_RAW = 2, FX_TG_TABLE = 4, FX_TG_ROOT = 8, FX_TG_TABLE_EL = 16,
-    FX_TG_NOSCRIPT = 32, FX_TG_HEAD = 64
+    FX_TG_NOSCRIPT = 32, FX_TG_HEAD = 64, FX_TG_SVG = 128
 };
 static uint8_t fx_tg_cat[FX_TG_TAGS];
 /* raw-text elements (_TG_RAW's order): the name their end tag must carry */
@@ -108,6 +113,12 @@ typedef struct {
     size_t verbatim;               /* pieces fed as they are while the rest is read as text */
     int flat;
     int attrs_moved;               /* attribute values went to the document's node arena */
+    /* script and style bodies passed over (fx_tg_skip_body): on or off, the element whose body
+       is being passed over (its raw kind, 1 script or 2 style, 0 none), bytes passed over */
+    int skip_bodies, skip_kind;
+    size_t skipped;
+    const unsigned char *skip_to;  /* the end tag of the <svg> passed over (fx_tg_skip_svg), NULL before it is read */
+    size_t svg_read;               /* bytes read ahead for <svg> elements (at most twice the input) */
     /* <noscript> elements open in body, innermost last: stack index and node */
     size_t ns_idx[FX_TG_NS];
     fx_node *ns_node[FX_TG_NS];
@@ -116,6 +127,8 @@ typedef struct {
     const unsigned char *in_begin, *in_end;
     const unsigned char *find_from[FX_TG_RAWKINDS + 1], *find_at[FX_TG_RAWKINDS + 1];
 } fx_tg;
+
+static inline int fx_tg_ws(unsigned char c);
 
 static inline uintptr_t fx_tg_top(const fx_tg *g) {
     return g->open->length ? ((const fx_node *)g->open->list[g->open->length - 1])->local_name : 0;
@@ -261,6 +274,75 @@ static const unsigned char *fx_tg_find_end(fx_tg *g, const unsigned char *p, int
     return e;
 }
 
+/* ---- script and style bodies passed over (skip_bodies)
+
+   Nothing fastx reads is in the text of a <script> (JSON-LD excepted) or a <style>: the Doc
+   drops both elements and the metadata scan reads JSON-LD only.  Yet lexbor's tokenizer reads
+   that text byte by byte and copies it twice (into its buffer, then into a text node), and it
+   is half the bytes of a modern page.  So with skip_bodies, once the tree builder has put the
+   tokenizer in its script data state after a <script> start tag (not JSON-LD) or in its RAWTEXT
+   state after a <style> start tag, the tokenizer's state becomes fx_tg_skip_body: it finds the
+   element's end tag with memchr and hands the tokenizer back to lexbor's own state just before
+   it, so the element gets its end tag and no text.  Whatever could make the tokenizer read the
+   end differently goes back to lexbor as it is, from there on: in a script, "<!--" (the script
+   data escaped states, where "</script>" may not end it), and a "<" too near the end of a piece
+   to tell.  The tree is lexbor's but for those elements' text (tests/core/test_parse.py). */
+
+/* A <script> whose type names JSON-LD (the first type attribute, as the tree builder keeps
+   the first of duplicates; the metadata scan's test, _meta.pxi). */
+static int fx_tg_ld_json(const fx_token *tok) {
+    const fx_token_attr *a;
+    const fx_hash_entry *e;
+    size_t i;
+    for (a = tok->attr_first; a != NULL; a = a->next) {
+        e = (const fx_hash_entry *)a->name;
+        if (e == NULL || e->length != 4 || memcmp(fx_hash_entry_str(e), "type", 4) != 0) continue;
+        if (a->value == NULL) return 0;
+        for (i = 0; i + 7 <= a->value_size; i++) {
+            if ((a->value[i] | 0x20) == 'l' && (a->value[i + 1] | 0x20) == 'd' && a->value[i + 2] == '+'
+                    && (a->value[i + 3] | 0x20) == 'j' && (a->value[i + 4] | 0x20) == 's'
+                    && (a->value[i + 5] | 0x20) == 'o' && (a->value[i + 6] | 0x20) == 'n')
+                return 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* The tokenizer state that passes over a script's or a style's text (see above).  lexbor calls
+   it as it calls its own states: with the rest of the piece, [data, end); it returns where
+   reading goes on.  At the end of the input (lexbor's one-byte EOF piece) it returns `end`, and
+   the tree builder closes the element as after any text. */
+static const unsigned char *fx_tg_skip_body(void *tkz_, const unsigned char *data, const unsigned char *end) {
+    fx_tokenizer_head *tkz = (fx_tokenizer_head *)tkz_;
+    fx_tg *g = (fx_tg *)tkz->callback_token_ctx;
+    int script = g->skip_kind == 1;
+    const char *name = script ? "script" : "style";
+    size_t len = script ? 6 : 5, i;
+    const unsigned char *p = data, *q;
+    unsigned char c;
+    for (;;) {
+        q = (const unsigned char *)memchr(p, '<', (size_t)(end - p));
+        if (q == NULL) {                           /* all of the piece is the body */
+            g->skipped += (size_t)(end - data);
+            return end;
+        }
+        if ((size_t)(end - q) < len + 3) break;    /* "</name" and what follows: not in the piece */
+        if (q[1] == '/') {
+            for (i = 0; i < len && (q[2 + i] | 0x20) == (unsigned char)name[i]; i++) {}
+            c = q[2 + len];
+            if (i == len && (fx_tg_ws(c) || c == '/' || c == '>')) break;   /* the end tag */
+        } else if (script && q[1] == '!' && q[2] == '-' && q[3] == '-') {
+            break;
+        }
+        p = q + 1;
+    }
+    g->skipped += (size_t)(q - data);
+    g->skip_kind = 0;
+    tkz->state = script ? fx_tg_script_before : fx_tg_rawtext_before;
+    return q;
+}
+
 /* The innermost <noscript> open in body (its stack index in *idx), or NULL. */
 static inline fx_node *fx_tg_noscript(fx_tg *g, size_t *idx) {
     while (g->ns_len > 0) {
@@ -289,6 +371,7 @@ static inline fx_token *fx_tg_pass(fx_tg *g, void *tkz, fx_token *tok, size_t ow
 }
 
 static fx_token *fx_tg_start(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat);
+static const unsigned char *fx_tg_skip_svg(void *tkz_, const unsigned char *data, const unsigned char *end);
 static fx_token *fx_tg_noscript_token(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat);
 
 static fx_token *fx_tg_token(void *tkz, fx_token *tok, void *ctx) {
@@ -350,7 +433,8 @@ static fx_token *fx_tg_token(void *tkz, fx_token *tok, void *ctx) {
 
 /* A start tag within the limits passes (see fx_tg_token). */
 static fx_token *fx_tg_start(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat) {
-    size_t k;
+    size_t k, before;
+    int skip;
     fx_token_attr *a;
     fx_token *r;
     fx_node *top;
@@ -378,7 +462,29 @@ static fx_token *fx_tg_start(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat) {
     }
     g->attrs_total += k;                           /* attribute budget spent: text from here on */
     if (g->attrs_total > g->max_attrs_total) g->flat = 1;
+    /* a script (not JSON-LD) or a style whose body is passed over, if the tree builder reads it so */
+    skip = 0;
+    if (g->skip_bodies && !g->flat && tok->tag_id < FX_TG_TAGS) {
+        skip = fx_tg_rawk[tok->tag_id];
+        if ((skip == 1 && (fx_tg_script_before == NULL || fx_tg_ld_json(tok)))
+                || (skip == 2 && fx_tg_rawtext_before == NULL) || skip > 2)
+            skip = 0;
+    }
+    before = g->open->length;
     r = fx_tg_pass(g, tkz, tok, 1);
+    if (skip && r != NULL && !g->flat
+            && ((fx_tokenizer_head *)tkz)->state == (skip == 1 ? fx_tg_script_before : fx_tg_rawtext_before)) {
+        g->skip_kind = skip;
+        ((fx_tokenizer_head *)tkz)->state = (void *)fx_tg_skip_body;
+    }
+    /* an <svg> the tree builder made the current node: its content is passed over if it can be */
+    if ((cat & FX_TG_SVG) && g->skip_bodies && r != NULL && !g->flat && g->open->length > before
+            && ((fx_node *)g->open->list[g->open->length - 1])->local_name == tok->tag_id
+            && ((fx_tokenizer_head *)tkz)->state == fx_tg_data_before
+            && g->svg_read <= 2 * (size_t)(g->in_end - g->in_begin)) {
+        g->skip_to = NULL;
+        ((fx_tokenizer_head *)tkz)->state = (void *)fx_tg_skip_svg;
+    }
     if ((cat & FX_TG_NOSCRIPT) && r != NULL && g->open->length > 0 && g->ns_len < FX_TG_NS) {
         top = (fx_node *)g->open->list[g->open->length - 1];
         if (top->local_name == tok->tag_id && top->parent != NULL
@@ -458,14 +564,21 @@ static inline int fx_tg_ws(unsigned char c) {
 }
 static inline int fx_tg_alpha(unsigned char c) { return (unsigned)((c | 0x20) - 'a') < 26; }
 
-/* Index after the '>' of the tag whose name starts at s[i] (n: the input ends inside it). */
-static size_t fx_tg_tag_end(const unsigned char *s, size_t i, size_t n) {
+/* Index after the '>' of the tag whose name starts at s[i] (n: the input ends inside it);
+   *sc (unless NULL) says whether the tag is self-closing ("/>" between attributes, not in an
+   unquoted value: <path d=a/> is not). */
+static size_t fx_tg_tag_end_sc(const unsigned char *s, size_t i, size_t n, int *sc) {
     const unsigned char *q;
+    int slash;
     while (i < n && !fx_tg_ws(s[i]) && s[i] != '/' && s[i] != '>') i++;
     for (;;) {
-        while (i < n && (fx_tg_ws(s[i]) || s[i] == '/')) i++;
+        slash = 0;
+        while (i < n && (fx_tg_ws(s[i]) || s[i] == '/')) slash = s[i++] == '/';
         if (i >= n) return n;
-        if (s[i] == '>') return i + 1;
+        if (s[i] == '>') {
+            if (sc != NULL) *sc = slash;
+            return i + 1;
+        }
         i++;                                       /* an attribute name (its first byte may be '=') */
         while (i < n && !fx_tg_ws(s[i]) && s[i] != '/' && s[i] != '>' && s[i] != '=') i++;
         while (i < n && fx_tg_ws(s[i])) i++;
@@ -482,6 +595,10 @@ static size_t fx_tg_tag_end(const unsigned char *s, size_t i, size_t n) {
             }
         }
     }
+}
+
+static inline size_t fx_tg_tag_end(const unsigned char *s, size_t i, size_t n) {
+    return fx_tg_tag_end_sc(s, i, n, NULL);
 }
 
 /* Index after the first '>' at or after i (n if none). */
@@ -524,6 +641,167 @@ static int fx_tg_raw_kind(const unsigned char *s, size_t i, size_t n) {
         if (j == len) return (int)k + 1;
     }
     return 0;
+}
+
+/* ---- inline SVG images passed over (skip_bodies)
+
+   The Doc drops an <svg> with all it holds (an icon's paths are thousands of coordinates), yet
+   lexbor reads every tag and attribute in it and builds an element of each: a tenth of the
+   parse of a modern page.  So with skip_bodies, once the tree builder has made an <svg> start
+   tag the current node, fx_tg_svg_end reads the input after it ahead, tag by tag as the
+   tokenizer and the tree builder's rules for foreign content would (elements opened and
+   closed, self-closing tags, comments, CDATA sections, text), to the end tag that closes the
+   <svg>; the tokenizer then passes over what lies before that end tag (fx_tg_skip_svg) and the
+   <svg> keeps no children.  Where something on the way could end the SVG subtree or put HTML
+   in it, the <svg> is read as usual: a start tag that ends foreign content (<p>, <div>,
+   <span>, ...: the HTML Standard's list, 13.2.6.5), an HTML integration point (<foreignObject>,
+   <desc>, <title>) or <math>, an end tag that matches no element opened on the way (</div>
+   closes the HTML element around the <svg>), elements nested deeper than FX_TG_SVG_DEPTH, the
+   end of the input.  The read-ahead stops after twice the input's bytes in all (nested <svg>
+   elements that are read as usual each read ahead again), so time stays linear. */
+enum { FX_TG_SVG_DEPTH = 32 };
+
+/* Start tags that end foreign content or hold HTML (lower case; "font" whatever its
+   attributes, a superset of the standard's), the HTML integration points last: an icon's
+   <title> or <desc> of text only, ended by its own end tag, is read as text in an element
+   where the tree builder would not re-create formatting elements in it (`quiet`). */
+static const char *const fx_tg_svg_stop[] = {
+    "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em",
+    "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu",
+    "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub",
+    "sup", "table", "tt", "u", "ul", "var", "font", "math", "foreignobject", "title", "desc", NULL};
+enum { FX_TG_SVG_TITLE = 47 };                     /* index of "title" above */
+
+static inline unsigned char fx_tg_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+/* Whether names a[0..alen) and b[0..blen) are equal, ASCII letters in any case. */
+static int fx_tg_name_eq(const unsigned char *a, size_t alen, const unsigned char *b, size_t blen) {
+    size_t i;
+    if (alen != blen) return 0;
+    for (i = 0; i < alen; i++)
+        if (fx_tg_lower(a[i]) != fx_tg_lower(b[i])) return 0;
+    return 1;
+}
+
+/* The length of the tag name at s[i..n) (it ends at whitespace, '/' or '>'). */
+static inline size_t fx_tg_name_len(const unsigned char *s, size_t i, size_t n) {
+    size_t e = i;
+    while (e < n && !fx_tg_ws(s[e]) && s[e] != '/' && s[e] != '>') e++;
+    return e - i;
+}
+
+/* Where the end tag closing an <svg> is (its '<'), reading from s[i] (just after the <svg>
+   start tag) to n; NULL where the <svg> must be read as usual (see above).  `quiet`: text in
+   an HTML integration point would re-create no formatting element.  *read: bytes read. */
+static const unsigned char *fx_tg_svg_end(const unsigned char *s, size_t i, size_t n, int quiet, size_t *read) {
+    const unsigned char *open_at[FX_TG_SVG_DEPTH];  /* names of the elements open, the <svg> first */
+    size_t open_len[FX_TG_SVG_DEPTH], depth = 1, len, k, start = i, lt, e;
+    const unsigned char *q;
+    int sc;
+    unsigned char c;
+    open_at[0] = (const unsigned char *)"svg";
+    open_len[0] = 3;
+    for (;;) {
+        q = i < n ? (const unsigned char *)memchr(s + i, '<', n - i) : NULL;
+        if (q == NULL || (size_t)(q - s) + 1 >= n) break;
+        lt = (size_t)(q - s);
+        c = s[lt + 1];
+        if (fx_tg_alpha(c)) {                      /* a start tag */
+            len = fx_tg_name_len(s, lt + 1, n);
+            for (k = 0; fx_tg_svg_stop[k] != NULL; k++)
+                if (fx_tg_name_eq(s + lt + 1, len, (const unsigned char *)fx_tg_svg_stop[k],
+                                  strlen(fx_tg_svg_stop[k]))) break;
+            e = fx_tg_tag_end_sc(s, lt + 1, n, &sc);
+            if (e >= n) break;                     /* the input ends in the tag or just after */
+            if (fx_tg_svg_stop[k] != NULL) {
+                if (k < FX_TG_SVG_TITLE || !quiet || sc) break;
+                q = (const unsigned char *)memchr(s + e, '<', n - e);   /* text, then its end tag? */
+                if (q == NULL || (size_t)(q - s) + len + 2 >= n || q[1] != '/'
+                        || !fx_tg_name_eq(q + 2, fx_tg_name_len(s, (size_t)(q - s) + 2, n), s + lt + 1, len))
+                    break;
+            }
+            if (!sc) {
+                if (depth == FX_TG_SVG_DEPTH) break;
+                open_at[depth] = s + lt + 1;
+                open_len[depth++] = len;
+            }
+            i = e;
+        } else if (c == '/') {
+            if (lt + 2 < n && fx_tg_alpha(s[lt + 2])) {   /* an end tag: the innermost element of its name */
+                len = fx_tg_name_len(s, lt + 2, n);
+                for (k = depth; k > 0 && !fx_tg_name_eq(s + lt + 2, len, open_at[k - 1], open_len[k - 1]); k--) {}
+                if (k == 0) break;                 /* opened before the <svg>, or never */
+                if (k == 1) {                      /* the <svg>'s own */
+                    *read = lt - start;
+                    return q;
+                }
+                depth = k - 1;
+                i = fx_tg_tag_end_sc(s, lt + 2, n, &sc);
+            } else {
+                i = fx_tg_gt(s, lt + 2, n);        /* </> or a bogus comment */
+            }
+        } else if (c == '!') {
+            if (lt + 3 < n && s[lt + 2] == '-' && s[lt + 3] == '-') {
+                i = fx_tg_comment_end(s, lt, n);
+            } else if (n - lt >= 9 && memcmp(s + lt + 2, "[CDATA[", 7) == 0) {
+                for (e = lt + 9; e + 2 < n && !(s[e] == ']' && s[e + 1] == ']' && s[e + 2] == '>'); e++) {}
+                if (e + 2 >= n) break;
+                i = e + 3;
+            } else {
+                i = fx_tg_gt(s, lt + 2, n);        /* a doctype, a bogus comment */
+            }
+        } else if (c == '?') {
+            i = fx_tg_gt(s, lt + 2, n);
+        } else {
+            i = lt + 1;                            /* text */
+        }
+        if (i >= n) break;
+    }
+    *read = (q == NULL ? n : (size_t)(q - s)) - start;
+    return NULL;
+}
+
+/* Whether text inserted in HTML content now would re-create no formatting element: the last
+   entry of the list of active formatting elements is a marker or an element still open (HTML
+   Standard 13.2.4.3, "reconstruct the active formatting elements"). */
+static int fx_tg_afe_quiet(const fx_tg *g) {
+    void *last;
+    size_t k;
+    if (g->afe->length == 0) return 1;
+    last = g->afe->list[g->afe->length - 1];
+    if (last == fx_tg_marker) return 1;
+    for (k = g->open->length; k > 0; k--)
+        if (g->open->list[k - 1] == last) return 1;
+    return 0;
+}
+
+/* The tokenizer state after an <svg> start tag: first called just after the tag's '>', it
+   reads ahead to the <svg>'s end tag (fx_tg_svg_end) and passes over the input up to it,
+   the data state taking over there; where fx_tg_svg_end finds none, at once. */
+static const unsigned char *fx_tg_skip_svg(void *tkz_, const unsigned char *data, const unsigned char *end) {
+    fx_tokenizer_head *tkz = (fx_tokenizer_head *)tkz_;
+    fx_tg *g = (fx_tg *)tkz->callback_token_ctx;
+    const unsigned char *to = g->skip_to;
+    size_t read = 0;
+    if (to == NULL) {
+        if (data >= g->in_begin && data < g->in_end)
+            to = fx_tg_svg_end(g->in_begin, (size_t)(data - g->in_begin), (size_t)(g->in_end - g->in_begin),
+                               fx_tg_afe_quiet(g), &read);
+        g->svg_read += read;
+        if (to == NULL) {                          /* read as usual */
+            tkz->state = fx_tg_data_before;
+            return data;
+        }
+        g->skip_to = to;
+    }
+    if (to >= data && to < end) {
+        g->skipped += (size_t)(to - data);
+        g->skip_to = NULL;
+        tkz->state = fx_tg_data_before;
+        return to;
+    }
+    g->skipped += (size_t)(end - data);
+    return end;
 }
 
 /* Strip the tags of s[i..n) into out (appending at *olen) until about `want` bytes
@@ -709,6 +987,10 @@ static unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, 
         tkz->attrs_mraw = d->mraw;
         g->attrs_moved = 1;
     }
+    if (fx_tg_data_before == NULL) g->skip_bodies = 0;
+    g->skip_kind = 0;
+    g->skip_to = NULL;
+    g->svg_read = 0;
     g->in_begin = html;
     g->in_end = html + n;
     g->tree_cb = tkz->callback_token_done;
@@ -724,6 +1006,9 @@ static unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, 
     g->tbuf = NULL;
     free(g->sbuf);
     g->sbuf = NULL;
+    if (tkz->state == (void *)fx_tg_skip_body || tkz->state == (void *)fx_tg_skip_svg)
+        tkz->state = fx_tg_data_before;            /* never outlives g (set: skip_bodies) */
+    g->skip_kind = 0;
     tkz->callback_token_done = g->tree_cb;
     tkz->callback_token_ctx = g->tree;
     if (g->attrs_moved) tkz->attrs_mraw = d->text;

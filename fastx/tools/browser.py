@@ -267,7 +267,8 @@ class CssMap(Mapping):
 def markup(doc, scripts: bool = False) -> str:
     """The page as the browser gets it: serialized from the Doc's own DOM, nodes marked with
     their Doc index (see the module docstring)."""
-    return _core.render_markup(doc, scripts).decode("utf-8", "replace")
+    from ..core.parse import with_full_tree
+    return _core.render_markup(with_full_tree(doc), scripts).decode("utf-8", "replace")
 
 
 def _layout_from(doc, result: dict, meta: dict) -> Layout:
@@ -457,7 +458,7 @@ class Renderer:
 
     def _prepare(self, page, url, scripts):
         from ..core.parse import parse
-        doc = parse(page, url=url)
+        doc = parse(page, url=url, full_tree=True)        # the render reads styles and scripts
         scripts = self.scripts if scripts is None else bool(scripts)
         html = markup(doc, scripts)
         path = None

@@ -135,3 +135,109 @@ def test_real_pages_parse_exactly_as_unguarded(compare):
                 assert same_doc(doc, ref)
             n += 1
     assert n > 400 and fixed < n // 10
+
+
+# ---------------------------------------------------------------- what no method reads, passed over
+
+def _read_tree(parser):
+    """The tree as fastx reads it: every node but the descendants of an <svg> and the text of a
+    <script> (JSON-LD excepted) or a <style>, in preorder, with attributes and text."""
+    out, stack = [], [(parser.root, False)]
+    while stack:
+        node, in_svg = stack.pop()
+        if in_svg:
+            continue
+        parent = node.parent
+        if node.tag == "-text" and parent is not None and parent.tag in ("script", "style") \
+                and "ld+json" not in (parent.attributes.get("type") or "").lower():
+            continue
+        out.append((node.tag, node.text_content if node.tag in ("-text", "-comment")
+                    else tuple(sorted(node.attributes.items()))))
+        kids = []
+        child = node.child
+        while child is not None:
+            kids.append((child, node.tag == "svg"))
+            child = child.next
+        stack.extend(reversed(kids))
+    return out
+
+
+PASSED_OVER = [
+    (b"<script>var a = '<b>' + x < y;</script><p>x</p>", True),
+    (b"<script><!-- </script> --></script><p>y</p>", False),      # script data escaped: lexbor's
+    (b"<style>p { color: red }</style><p>z</p>", True),
+    (b"<script type='Application/LD+JSON'>{\"a\": 1}</script><p>j</p>", False),
+    (b"<script>never ends <p>", True),
+    (b"<script>a</scripts></script ><p>r</p>", True),
+    (b"<script>x</SCRIPT\t>tail", True),
+    (b"<script>x</script", True),                                 # its end cut by the end of the page
+    (b"<title><script>x</script></title>", False),               # RCDATA: text, not a script
+    (b"<div><svg viewBox='0 0 1 1'><g><path d='M0 0'/></g></svg>after</div>", True),
+    (b"<div><svg><g><path d=a/></g></svg>after</div>", True),      # "a/" is the value: <path> stays open
+    (b"<div><svg><p>out</p></svg>after</div>", False),            # <p> ends the SVG subtree
+    (b"<div><svg><foreignObject><p>in</p></foreignObject></svg>after</div>", False),
+    (b"<div><svg><g></div>out</g></svg>after", False),            # </div> closes the div around it
+    (b"<div><svg><svg><g/></svg><rect/></svg>after</div>", True),
+    (b"<div><svg><![CDATA[</svg>]]></svg>after</div>", True),
+    (b"<div><svg><!-- </svg> --></svg>after</div>", True),
+    (b"<div><SVG><G></G></SVG>after</div>", True),
+    (b"<div><svg><g>", False),
+    (b"<table><svg><g/></svg><tr><td>c</td></tr></table>", True),
+    (b"<svg><title>Close</title><path d='M0'/></svg>x", True),
+    (b"<svg><title>t<b>x</b></title></svg>y", False),             # HTML inside an integration point
+    (b"<p><b>x</p><svg><desc>d</desc></svg>after", True),
+    (b"<math><svg><g/></svg></math>x", True),
+    (b"<svg><script>alert(1)</script><style>x</style></svg><p>q</p>", True),
+]
+
+
+@pytest.mark.parametrize("html, skipped", PASSED_OVER)
+def test_passed_over_text_leaves_the_tree_as_read(html, skipped):
+    full = _core.parse_guarded(html)
+    part, st = _core.parse_guarded(html, full_tree=False, stats="dict")
+    assert _read_tree(part) == _read_tree(full)
+    assert (st["skipped"] > 0) == skipped
+    assert same_doc(_core.build_doc(part), _core.build_doc(full))
+
+
+@pytest.mark.parametrize("shift", [-12, -9, -8, -3, -1, 0, 1, 2, 7])
+def test_passed_over_script_across_pieces(shift):
+    # the guarded parse hands lexbor 256 KB pieces ending after a '>': a script body that
+    # crosses them, its end tag cut anywhere near the cut
+    body = b"if (a<b) { x = '<i>' + y; }\n" * (262_144 // 28)
+    pad = b"x" * (262_144 - 20 - len(body) + shift)
+    html = b"<p>a</p><script>" + pad + body + b"</script><p>after</p>" + b"<p>b</p>" * 50
+    full = _core.parse_guarded(html)
+    part, st = _core.parse_guarded(html, full_tree=False, stats="dict")
+    assert _read_tree(part) == _read_tree(full) and st["skipped"] > 200_000
+    svg = b"<svg>" + b"<path d='M0 0 L1 1'/>" * 13_000 + b"<g>" * 3 + pad + b"</g>" * 3 + b"</svg><p>c</p>"
+    full, part = _core.parse_guarded(svg), _core.parse_guarded(svg, full_tree=False)
+    assert _read_tree(part) == _read_tree(full)
+
+
+def test_parse_passes_over_and_full_tree_keeps():
+    html = b"<style>p{}</style><script>var x = 1;</script><svg><path d='M0'/></svg><p>t</p>"
+    doc, full = fastx.parse(html), fastx.parse(html, full_tree=True)
+    assert not doc.full_tree and full.full_tree and same_doc(doc, full)
+    assert doc.parser.css_first("script").text() == "" and full.parser.css_first("script").text() == "var x = 1;"
+    again = core_parse.with_full_tree(doc)
+    assert again.full_tree and same_doc(again, doc) and again.parser.html == full.parser.html
+    assert core_parse.with_full_tree(full) is full
+
+
+@pytest.mark.needs_shared
+def test_real_pages_pass_over_only_unread_text(compare):
+    from fastx.decode import decode
+    n = 0
+    skipped = total = 0
+    for corpus in ("wcxb-dev", "dragnet", "cleaneval-dev", "readability"):
+        for _, html, _ in list(compare.CORPORA[corpus]())[:60]:
+            data = decode(html)[0].encode("utf-8")
+            full = _core.parse_guarded(data)
+            part, st = _core.parse_guarded(data, full_tree=False, stats="dict")
+            assert _read_tree(part) == _read_tree(full)
+            assert same_doc(_core.build_doc(part), _core.build_doc(full))
+            skipped += st["skipped"]
+            total += len(data)
+            n += 1
+    assert n > 200 and skipped > total // 5
