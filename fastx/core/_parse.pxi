@@ -99,7 +99,7 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     max_elements default to the budgets in fastx/config.py.  With
     full_tree=False what no method reads is passed over, not parsed: the text
     of <script> (JSON-LD excepted) and <style> elements and the content of
-    <svg> elements (include/tree_guard.h: fx_tg_skip_body, fx_tg_skip_svg); the
+    <svg> elements (include/tree_guard.h, fx_tg_skip); the
     tree is otherwise the same and the parse of a modern page faster (stats
     "dict": "skipped", the bytes passed over).  Raises
     RuntimeError where unavailable (`parse_available()`), ParseError if lexbor

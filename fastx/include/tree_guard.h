@@ -24,7 +24,7 @@ static fx_doc_fn fx_tg_begin = NULL, fx_tg_end = NULL;
 static void *fx_tg_data_before = NULL;             /* the tokenizer's data state */
 static void *fx_tg_data_state = NULL;              /* ... and where it is after text (learnt) */
 /* where the tree builder puts the tokenizer after <script> and after <style> (and the other
-   RAWTEXT elements): the states whose text fx_tg_skip_body passes over (may be NULL) */
+   RAWTEXT elements): where fx_tg_skip hands a passed-over element back (may be NULL) */
 static void *fx_tg_script_before = NULL, *fx_tg_rawtext_before = NULL;
 
 static fx_chunk_fn fx_tg_chunk = NULL;
@@ -113,11 +113,11 @@ typedef struct {
     size_t verbatim;               /* pieces fed as they are while the rest is read as text */
     int flat;
     int attrs_moved;               /* attribute values went to the document's node arena */
-    /* script and style bodies passed over (fx_tg_skip_body): on or off, the element whose body
-       is being passed over (its raw kind, 1 script or 2 style, 0 none), bytes passed over */
+    /* what no method reads, passed over (fx_tg_skip): on or off, the element whose content is
+       being passed over (1 script, 2 style, 3 svg, 0 none), bytes passed over */
     int skip_bodies, skip_kind;
     size_t skipped;
-    const unsigned char *skip_to;  /* the end tag of the <svg> passed over (fx_tg_skip_svg), NULL before it is read */
+    const unsigned char *skip_to;  /* where the element passed over ends (its end tag), NULL before it is read */
     size_t svg_read;               /* bytes read ahead for <svg> elements (at most twice the input) */
     /* <noscript> elements open in body, innermost last: stack index and node */
     size_t ns_idx[FX_TG_NS];
@@ -274,19 +274,19 @@ static const unsigned char *fx_tg_find_end(fx_tg *g, const unsigned char *p, int
     return e;
 }
 
-/* ---- script and style bodies passed over (skip_bodies)
+/* ---- what no method reads, passed over (skip_bodies; fastx.parse's default)
 
-   Nothing fastx reads is in the text of a <script> (JSON-LD excepted) or a <style>: the Doc
-   drops both elements and the metadata scan reads JSON-LD only.  Yet lexbor's tokenizer reads
-   that text byte by byte and copies it twice (into its buffer, then into a text node), and it
-   is half the bytes of a modern page.  So with skip_bodies, once the tree builder has put the
-   tokenizer in its script data state after a <script> start tag (not JSON-LD) or in its RAWTEXT
-   state after a <style> start tag, the tokenizer's state becomes fx_tg_skip_body: it finds the
-   element's end tag with memchr and hands the tokenizer back to lexbor's own state just before
-   it, so the element gets its end tag and no text.  Whatever could make the tokenizer read the
-   end differently goes back to lexbor as it is, from there on: in a script, "<!--" (the script
-   data escaped states, where "</script>" may not end it), and a "<" too near the end of a piece
-   to tell.  The tree is lexbor's but for those elements' text (tests/core/test_parse.py). */
+   Nothing fastx reads is in the text of a <script> (JSON-LD excepted) or a <style>, or inside
+   an <svg>: the Doc drops those elements with all they hold, the metadata scan reads JSON-LD
+   only.  Yet lexbor's tokenizer reads that text byte by byte and copies it twice (into its
+   buffer, then into a text node), and builds an element of every tag in an <svg> (an icon's
+   paths are thousands of coordinates): on modern pages half the bytes.  So with skip_bodies,
+   once the tree builder has made such an element the current node, the tokenizer's state
+   becomes fx_tg_skip: called first just after the start tag, it reads the input ahead to the
+   end tag that ends the element, the way the tokenizer would (fx_tg_raw_end, fx_tg_svg_end),
+   passes over what lies before it and hands the tokenizer back to lexbor's own state there, so
+   the element gets its end tag and no content.  The tree is lexbor's but for that content
+   (tests/core/test_parse.py). */
 
 /* A <script> whose type names JSON-LD (the first type attribute, as the tree builder keeps
    the first of duplicates; the metadata scan's test, _meta.pxi). */
@@ -307,40 +307,6 @@ static int fx_tg_ld_json(const fx_token *tok) {
         return 0;
     }
     return 0;
-}
-
-/* The tokenizer state that passes over a script's or a style's text (see above).  lexbor calls
-   it as it calls its own states: with the rest of the piece, [data, end); it returns where
-   reading goes on.  At the end of the input (lexbor's one-byte EOF piece) it returns `end`, and
-   the tree builder closes the element as after any text. */
-static const unsigned char *fx_tg_skip_body(void *tkz_, const unsigned char *data, const unsigned char *end) {
-    fx_tokenizer_head *tkz = (fx_tokenizer_head *)tkz_;
-    fx_tg *g = (fx_tg *)tkz->callback_token_ctx;
-    int script = g->skip_kind == 1;
-    const char *name = script ? "script" : "style";
-    size_t len = script ? 6 : 5, i;
-    const unsigned char *p = data, *q;
-    unsigned char c;
-    for (;;) {
-        q = (const unsigned char *)memchr(p, '<', (size_t)(end - p));
-        if (q == NULL) {                           /* all of the piece is the body */
-            g->skipped += (size_t)(end - data);
-            return end;
-        }
-        if ((size_t)(end - q) < len + 3) break;    /* "</name" and what follows: not in the piece */
-        if (q[1] == '/') {
-            for (i = 0; i < len && (q[2 + i] | 0x20) == (unsigned char)name[i]; i++) {}
-            c = q[2 + len];
-            if (i == len && (fx_tg_ws(c) || c == '/' || c == '>')) break;   /* the end tag */
-        } else if (script && q[1] == '!' && q[2] == '-' && q[3] == '-') {
-            break;
-        }
-        p = q + 1;
-    }
-    g->skipped += (size_t)(q - data);
-    g->skip_kind = 0;
-    tkz->state = script ? fx_tg_script_before : fx_tg_rawtext_before;
-    return q;
 }
 
 /* The innermost <noscript> open in body (its stack index in *idx), or NULL. */
@@ -371,7 +337,7 @@ static inline fx_token *fx_tg_pass(fx_tg *g, void *tkz, fx_token *tok, size_t ow
 }
 
 static fx_token *fx_tg_start(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat);
-static const unsigned char *fx_tg_skip_svg(void *tkz_, const unsigned char *data, const unsigned char *end);
+static const unsigned char *fx_tg_skip(void *tkz_, const unsigned char *data, const unsigned char *end);
 static fx_token *fx_tg_noscript_token(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat);
 
 static fx_token *fx_tg_token(void *tkz, fx_token *tok, void *ctx) {
@@ -475,15 +441,17 @@ static fx_token *fx_tg_start(fx_tg *g, void *tkz, fx_token *tok, uint8_t cat) {
     if (skip && r != NULL && !g->flat
             && ((fx_tokenizer_head *)tkz)->state == (skip == 1 ? fx_tg_script_before : fx_tg_rawtext_before)) {
         g->skip_kind = skip;
-        ((fx_tokenizer_head *)tkz)->state = (void *)fx_tg_skip_body;
+        g->skip_to = NULL;
+        ((fx_tokenizer_head *)tkz)->state = (void *)fx_tg_skip;
     }
     /* an <svg> the tree builder made the current node: its content is passed over if it can be */
     if ((cat & FX_TG_SVG) && g->skip_bodies && r != NULL && !g->flat && g->open->length > before
             && ((fx_node *)g->open->list[g->open->length - 1])->local_name == tok->tag_id
             && ((fx_tokenizer_head *)tkz)->state == fx_tg_data_before
             && g->svg_read <= 2 * (size_t)(g->in_end - g->in_begin)) {
+        g->skip_kind = 3;
         g->skip_to = NULL;
-        ((fx_tokenizer_head *)tkz)->state = (void *)fx_tg_skip_svg;
+        ((fx_tokenizer_head *)tkz)->state = (void *)fx_tg_skip;
     }
     if ((cat & FX_TG_NOSCRIPT) && r != NULL && g->open->length > 0 && g->ns_len < FX_TG_NS) {
         top = (fx_node *)g->open->list[g->open->length - 1];
@@ -651,7 +619,7 @@ static int fx_tg_raw_kind(const unsigned char *s, size_t i, size_t n) {
    tag the current node, fx_tg_svg_end reads the input after it ahead, tag by tag as the
    tokenizer and the tree builder's rules for foreign content would (elements opened and
    closed, self-closing tags, comments, CDATA sections, text), to the end tag that closes the
-   <svg>; the tokenizer then passes over what lies before that end tag (fx_tg_skip_svg) and the
+   <svg>; the tokenizer then passes over what lies before that end tag (fx_tg_skip) and the
    <svg> keeps no children.  Where something on the way could end the SVG subtree or put HTML
    in it, the <svg> is read as usual: a start tag that ends foreign content (<p>, <div>,
    <span>, ...: the HTML Standard's list, 13.2.6.5), an HTML integration point (<foreignObject>,
@@ -775,32 +743,115 @@ static int fx_tg_afe_quiet(const fx_tg *g) {
     return 0;
 }
 
-/* The tokenizer state after an <svg> start tag: first called just after the tag's '>', it
-   reads ahead to the <svg>'s end tag (fx_tg_svg_end) and passes over the input up to it,
-   the data state taking over there; where fx_tg_svg_end finds none, at once. */
-static const unsigned char *fx_tg_skip_svg(void *tkz_, const unsigned char *data, const unsigned char *end) {
+/* Whether "</name" (any case) followed by whitespace, '/' or '>' is at s[i]. */
+static inline int fx_tg_end_tag_at(const unsigned char *s, size_t i, size_t n, const char *name, size_t len) {
+    unsigned char c;
+    if (i + len + 2 >= n || s[i + 1] != '/') return 0;
+    if (!fx_tg_name_eq(s + i + 2, len, (const unsigned char *)name, len)) return 0;
+    c = s[i + 2 + len];
+    return fx_tg_ws(c) || c == '/' || c == '>';
+}
+
+/* Where the text of a <script> (`script`) or a <style> that starts at s[i] ends: the '<' of the
+   end tag that ends it, n if the input ends first.  A style's (RAWTEXT) at the first "</style";
+   a script's by the tokenizer's script data states (HTML Standard 13.2.5.4 and 13.2.5.15-31):
+   after "<!--" the text is escaped, where "</script" still ends it but "<script" makes it double
+   escaped, where it does not, until "</script" or "-->". */
+static size_t fx_tg_raw_end(const unsigned char *s, size_t i, size_t n, int script) {
+    enum { DATA, ESC, ESC_DASH, ESC_DASH_DASH, DESC, DESC_DASH, DESC_DASH_DASH };
+    const char *name = script ? "script" : "style";
+    size_t len = script ? 6 : 5;
+    const unsigned char *q;
+    int st = DATA;
+    unsigned char c;
+    while (i < n) {
+        if (st == DATA) {
+            q = (const unsigned char *)memchr(s + i, '<', n - i);
+            if (q == NULL) return n;
+            i = (size_t)(q - s);
+            if (fx_tg_end_tag_at(s, i, n, name, len)) return i;
+            if (script && i + 3 < n && s[i + 1] == '!' && s[i + 2] == '-' && s[i + 3] == '-') {
+                st = ESC_DASH_DASH;                /* "<!--" */
+                i += 4;
+            } else {
+                i++;
+            }
+            continue;
+        }
+        c = s[i];
+        if (c == '-') {
+            st = (st == ESC) ? ESC_DASH : (st == ESC_DASH || st == ESC_DASH_DASH) ? ESC_DASH_DASH
+                 : (st == DESC) ? DESC_DASH : DESC_DASH_DASH;
+            i++;
+        } else if (c == '>' && (st == ESC_DASH_DASH || st == DESC_DASH_DASH)) {
+            st = DATA;                             /* "-->" */
+            i++;
+        } else if (c == '<' && st <= ESC_DASH_DASH) {
+            if (fx_tg_end_tag_at(s, i, n, "script", 6)) return i;
+            if (i + 7 < n && fx_tg_name_eq(s + i + 1, 6, (const unsigned char *)"script", 6)
+                    && (fx_tg_ws(s[i + 7]) || s[i + 7] == '/' || s[i + 7] == '>')) {
+                st = DESC;                         /* "<script": double escaped */
+                i += 7;
+            } else {
+                st = ESC;
+                i++;
+            }
+        } else if (c == '<') {
+            if (fx_tg_end_tag_at(s, i, n, "script", 6)) {
+                st = ESC;                          /* "</script" ends the double escape */
+                i += 8;
+            } else {
+                st = DESC;
+                i++;
+            }
+        } else {
+            st = (st <= ESC_DASH_DASH) ? ESC : DESC;
+            i++;
+        }
+    }
+    return n;
+}
+
+/* The tokenizer state that passes over the content of the current element (g->skip_kind: 1 a
+   <script>, 2 a <style>, 3 an <svg>; see "what no method reads" above).  lexbor calls it as it
+   calls its own states, with the rest of the piece [data, end), and it returns where reading
+   goes on.  The first call, just after the start tag, reads ahead to the end (g->skip_to);
+   there lexbor's own state takes over, the one the tree builder had set (an <svg> that
+   fx_tg_svg_end cannot pass over, at once).  At the end of the input (lexbor's one-byte EOF
+   piece) it returns `end` and the tree builder closes the element. */
+static const unsigned char *fx_tg_skip(void *tkz_, const unsigned char *data, const unsigned char *end) {
     fx_tokenizer_head *tkz = (fx_tokenizer_head *)tkz_;
     fx_tg *g = (fx_tg *)tkz->callback_token_ctx;
     const unsigned char *to = g->skip_to;
-    size_t read = 0;
+    void *resume = g->skip_kind == 1 ? fx_tg_script_before : g->skip_kind == 2 ? fx_tg_rawtext_before
+                   : fx_tg_data_before;
+    size_t at, n, read = 0;
     if (to == NULL) {
-        if (data >= g->in_begin && data < g->in_end)
-            to = fx_tg_svg_end(g->in_begin, (size_t)(data - g->in_begin), (size_t)(g->in_end - g->in_begin),
-                               fx_tg_afe_quiet(g), &read);
-        g->svg_read += read;
+        if (data >= g->in_begin && data < g->in_end) {
+            at = (size_t)(data - g->in_begin);
+            n = (size_t)(g->in_end - g->in_begin);
+            if (g->skip_kind == 3) {
+                to = fx_tg_svg_end(g->in_begin, at, n, fx_tg_afe_quiet(g), &read);
+                g->svg_read += read;
+            } else {
+                to = g->in_begin + fx_tg_raw_end(g->in_begin, at, n, g->skip_kind == 1);
+            }
+        }
         if (to == NULL) {                          /* read as usual */
-            tkz->state = fx_tg_data_before;
+            g->skip_kind = 0;
+            tkz->state = resume;
             return data;
         }
         g->skip_to = to;
     }
-    if (to >= data && to < end) {
+    if (to >= data && to < end) {                  /* the end tag: lexbor's again */
         g->skipped += (size_t)(to - data);
         g->skip_to = NULL;
-        tkz->state = fx_tg_data_before;
+        g->skip_kind = 0;
+        tkz->state = resume;
         return to;
     }
-    g->skipped += (size_t)(end - data);
+    if (data >= g->in_begin && end <= g->in_end) g->skipped += (size_t)(end - data);
     return end;
 }
 
@@ -882,6 +933,55 @@ static unsigned int fx_tg_cut_tag(void *doc, fx_tokenizer_head *tkz, const unsig
     return fx_tg_chunk(doc, (const unsigned char *)closer, strlen(closer));
 }
 
+/* Comments no method reads, passed over (skip_bodies): lexbor reads a comment byte by byte
+   into a comment node (old pages' commented-out markup: 3% of dragnet's bytes, 7% of its
+   parse).  A comment of FX_TG_COMMENT_MIN bytes or more that starts where the tokenizer is in
+   its data state is handed to lexbor as "<!---->" instead: the same empty comment node splits
+   the text around it as the comment did. */
+enum { FX_TG_COMMENT_MIN = 16 };
+static const char fx_tg_empty_comment[] = "<!---->";
+
+/* Hand html[pos..end) to lexbor, its long comments passed over (see above); *next: where the
+   next piece starts (past `end` when a comment passed over runs beyond it). */
+static unsigned int fx_tg_feed_piece(void *doc, fx_tokenizer_head *tkz, const unsigned char *html, size_t pos,
+                                     size_t end, size_t n, fx_tg *g, size_t *next) {
+    size_t from = pos, at = pos, lt, e;
+    const unsigned char *q;
+    unsigned int st;
+    *next = end;
+    while (g->skip_bodies && at + 4 <= end) {
+        q = (const unsigned char *)memchr(html + at + 1, '!', end - at - 1);   /* "<!--": its '!' */
+        if (q == NULL) break;
+        lt = (size_t)(q - html) - 1;
+        if (lt + 4 > n || html[lt] != '<' || q[1] != '-' || q[2] != '-') {
+            at = lt + 1;
+            continue;
+        }
+        e = fx_tg_comment_end(html, lt, n);
+        if (e - lt < FX_TG_COMMENT_MIN) {
+            at = lt + 4;
+            continue;
+        }
+        if (lt > from) {
+            st = fx_tg_chunk(doc, html + from, lt - from);
+            if (st != 0) return st;
+            from = lt;
+        }
+        at = lt + 4;
+        if (tkz->state != fx_tg_data_before && tkz->state != fx_tg_data_state)
+            continue;                              /* not a comment here (a script's text, a value ...) */
+        st = fx_tg_chunk(doc, (const unsigned char *)fx_tg_empty_comment, sizeof(fx_tg_empty_comment) - 1);
+        if (st != 0) return st;
+        g->skipped += e - lt;
+        from = at = e;
+        if (e >= end) {
+            *next = e;
+            return 0;
+        }
+    }
+    return from < end ? fx_tg_chunk(doc, html + from, end - from) : 0;
+}
+
 /* Feed the page to lexbor in pieces of 256 KB ending after a '>'; once the rest is
    read as text (g->flat) and the tokenizer is in its data state, the pieces are
    stripped of their tags first. */
@@ -912,8 +1012,7 @@ static unsigned int fx_tg_feed(void *doc, fx_tokenizer_head *tkz, const unsigned
             q = (const unsigned char *)memchr(html + end, '>', n - end < piece ? n - end : piece);
             end = q ? (size_t)(q - html) + 1 : end;
         }
-        st = fx_tg_chunk(doc, html + pos, end - pos);
-        pos = end;
+        st = fx_tg_feed_piece(doc, tkz, html, pos, end, n, g, &pos);
         if (st == 0 && pos < n) st = fx_tg_cut_tag(doc, tkz, html, n, &pos, g);
     }
     return st;
@@ -1006,8 +1105,7 @@ static unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, 
     g->tbuf = NULL;
     free(g->sbuf);
     g->sbuf = NULL;
-    if (tkz->state == (void *)fx_tg_skip_body || tkz->state == (void *)fx_tg_skip_svg)
-        tkz->state = fx_tg_data_before;            /* never outlives g (set: skip_bodies) */
+    if (tkz->state == (void *)fx_tg_skip) tkz->state = fx_tg_data_before;   /* never outlives g */
     g->skip_kind = 0;
     tkz->callback_token_done = g->tree_cb;
     tkz->callback_token_ctx = g->tree;

@@ -140,8 +140,9 @@ def test_real_pages_parse_exactly_as_unguarded(compare):
 # ---------------------------------------------------------------- what no method reads, passed over
 
 def _read_tree(parser):
-    """The tree as fastx reads it: every node but the descendants of an <svg> and the text of a
-    <script> (JSON-LD excepted) or a <style>, in preorder, with attributes and text."""
+    """The tree as fastx reads it: every node but the descendants of an <svg>, the text of a
+    <script> (JSON-LD excepted) or a <style> and the text of comments, in preorder, with
+    attributes and text."""
     out, stack = [], [(parser.root, False)]
     while stack:
         node, in_svg = stack.pop()
@@ -151,8 +152,8 @@ def _read_tree(parser):
         if node.tag == "-text" and parent is not None and parent.tag in ("script", "style") \
                 and "ld+json" not in (parent.attributes.get("type") or "").lower():
             continue
-        out.append((node.tag, node.text_content if node.tag in ("-text", "-comment")
-                    else tuple(sorted(node.attributes.items()))))
+        out.append((node.tag, node.text_content if node.tag == "-text"
+                    else "" if node.tag == "-comment" else tuple(sorted(node.attributes.items()))))
         kids = []
         child = node.child
         while child is not None:
@@ -164,7 +165,17 @@ def _read_tree(parser):
 
 PASSED_OVER = [
     (b"<script>var a = '<b>' + x < y;</script><p>x</p>", True),
-    (b"<script><!-- </script> --></script><p>y</p>", False),      # script data escaped: lexbor's
+    (b"<script><!-- </script> --></script><p>y</p>", True),       # escaped: </script> still ends it
+    (b"<script><!-- <script>a</script> b --></script><p>y</p>", True),   # double escaped, then not
+    (b"<script><!-- <script>a</SCRIPT> --></script><p>y</p>", True),
+    (b"<script><!-- <script>a --></script><p>y</p>", True),          # "-->" ends the double escape
+    (b"<script><!-- <script> </script --> --></script><p>y</p>", True),
+    (b"<script><!--> </script><p>y</p>", True),
+    (b"<script><!---> </script><p>y</p>", True),
+    (b"<script><!-- a --- > ---> </script><p>y</p>", True),
+    (b"<script><!-- <scripts> </script><p>y</p>", True),
+    (b"<script><!-- <script/x </script> </script><p>y</p>", True),
+    (b"<script><!-- <script", True),
     (b"<style>p { color: red }</style><p>z</p>", True),
     (b"<script type='Application/LD+JSON'>{\"a\": 1}</script><p>j</p>", False),
     (b"<script>never ends <p>", True),
@@ -188,6 +199,13 @@ PASSED_OVER = [
     (b"<p><b>x</p><svg><desc>d</desc></svg>after", True),
     (b"<math><svg><g/></svg></math>x", True),
     (b"<svg><script>alert(1)</script><style>x</style></svg><p>q</p>", True),
+    (b"<p>a<!-- " + b"x" * 60 + b" -->b</p>", True),                # a long comment: an empty one
+    (b"<p>a<!-- x -->b</p>", False),                                # a short one: lexbor reads it
+    (b"<textarea><!-- " + b"x" * 60 + b" --></textarea>", False),   # RCDATA: text
+    (b"<p title='<!-- " + b"x" * 60 + b" -->'>a</p>", False),       # an attribute's value
+    (b"<p>a<!-- " + b"x" * 60, True),                                # to the end of the page
+    (b"<p>a<!-- " + b"x" * 60 + b" --!>b", True),
+    (b"<p>a<!-- " + b"x" * 60 + b" --!->b -->c", True),
 ]
 
 
@@ -211,8 +229,10 @@ def test_passed_over_script_across_pieces(shift):
     part, st = _core.parse_guarded(html, full_tree=False, stats="dict")
     assert _read_tree(part) == _read_tree(full) and st["skipped"] > 200_000
     svg = b"<svg>" + b"<path d='M0 0 L1 1'/>" * 13_000 + b"<g>" * 3 + pad + b"</g>" * 3 + b"</svg><p>c</p>"
-    full, part = _core.parse_guarded(svg), _core.parse_guarded(svg, full_tree=False)
-    assert _read_tree(part) == _read_tree(full)
+    comment = b"<p>a</p>" + pad + b"<p>b<!-- " + b"<p>x</p>\n" * 100 + b"--><p>after</p>"
+    for html in (svg, comment):
+        full, part = _core.parse_guarded(html), _core.parse_guarded(html, full_tree=False)
+        assert _read_tree(part) == _read_tree(full)
 
 
 def test_parse_passes_over_and_full_tree_keeps():
