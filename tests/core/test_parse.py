@@ -261,3 +261,14 @@ def test_real_pages_pass_over_only_unread_text(compare):
             total += len(data)
             n += 1
     assert n > 200 and skipped > total // 5
+
+
+def test_browser_markup_reads_the_full_tree():
+    # the render serializes the tree itself: styles, scripts and SVG images as the page has them,
+    # whichever way the Doc was parsed
+    from fastx.tools.browser import markup
+    html = (b"<html><head><style>p{color:red}</style><script>var x = 1</script></head><body>"
+            b"<svg><path d='M0'/></svg><p>t<!-- " + b"c" * 40 + b" --></p></body></html>")
+    doc, full = fastx.parse(html), fastx.parse(html, full_tree=True)
+    assert markup(doc) == markup(full) and "p{color:red}" in markup(doc) and "M0" in markup(doc)
+    assert markup(doc, scripts=True) == markup(full, scripts=True) and "var x = 1" in markup(doc, scripts=True)
