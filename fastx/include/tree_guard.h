@@ -128,7 +128,31 @@ typedef struct {
     const unsigned char *find_from[FX_TG_RAWKINDS + 1], *find_at[FX_TG_RAWKINDS + 1];
 } fx_tg;
 
-static inline int fx_tg_ws(unsigned char c);
+/* ---- reading names in the input */
+
+static inline int fx_tg_ws(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+static inline int fx_tg_alpha(unsigned char c) { return (unsigned)((c | 0x20) - 'a') < 26; }
+static inline unsigned char fx_tg_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+/* Whether names a[0..alen) and b[0..blen) are equal, ASCII letters in any case. */
+static int fx_tg_name_eq(const unsigned char *a, size_t alen, const unsigned char *b, size_t blen) {
+    size_t i;
+    if (alen != blen) return 0;
+    for (i = 0; i < alen; i++)
+        if (fx_tg_lower(a[i]) != fx_tg_lower(b[i])) return 0;
+    return 1;
+}
+
+/* Whether "</name" (any case) followed by whitespace, '/' or '>' is at s[i]. */
+static inline int fx_tg_end_tag_at(const unsigned char *s, size_t i, size_t n, const char *name, size_t len) {
+    unsigned char c;
+    if (i + len + 2 >= n || s[i + 1] != '/') return 0;
+    if (!fx_tg_name_eq(s + i + 2, len, (const unsigned char *)name, len)) return 0;
+    c = s[i + 2 + len];
+    return fx_tg_ws(c) || c == '/' || c == '>';
+}
 
 static inline uintptr_t fx_tg_top(const fx_tg *g) {
     return g->open->length ? ((const fx_node *)g->open->list[g->open->length - 1])->local_name : 0;
@@ -136,7 +160,7 @@ static inline uintptr_t fx_tg_top(const fx_tg *g) {
 
 static inline int fx_tg_has_text(const unsigned char *s, const unsigned char *e) {
     for (; s < e; s++)
-        if (*s != ' ' && *s != '\n' && *s != '\t' && *s != '\r' && *s != '\f') return 1;
+        if (!fx_tg_ws(*s)) return 1;
     return 0;
 }
 
@@ -250,23 +274,17 @@ static inline fx_token *fx_tg_call(fx_tg *g, void *tkz, fx_token *tok) {
 static const unsigned char *fx_tg_find_end(fx_tg *g, const unsigned char *p, int k) {
     const unsigned char *e = g->in_end, *q;
     const char *name = fx_tg_raw_names[k];
-    size_t len = strlen(name), i;
-    unsigned char c;
+    size_t len = strlen(name);
     if (g->find_at[k] != NULL && p >= g->find_from[k] && p <= g->find_at[k]) return g->find_at[k];
     g->find_from[k] = p;
     while (p < e) {
         q = (const unsigned char *)memchr(p, '<', (size_t)(e - p));
         if (q == NULL) break;
-        if ((size_t)(e - q) >= len + 2 && q[1] == '/') {
-            for (i = 0; i < len && (q[2 + i] | 0x20) == (unsigned char)name[i]; i++) {}
-            if (i == len) {
-                if ((size_t)(e - q) == len + 2) { g->find_at[k] = q; return q; }
-                c = q[2 + len];
-                if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' || c == '>') {
-                    g->find_at[k] = q;
-                    return q;
-                }
-            }
+        if (fx_tg_end_tag_at(q, 0, (size_t)(e - q), name, len)
+                || ((size_t)(e - q) == len + 2 && q[1] == '/'
+                    && fx_tg_name_eq(q + 2, len, (const unsigned char *)name, len))) {
+            g->find_at[k] = q;
+            return q;
         }
         p = q + 1;
     }
@@ -527,10 +545,6 @@ static fx_token *fx_tg_noscript_token(fx_tg *g, void *tkz, fx_token *tok, uint8_
    piece never lands inside a tag, a comment or a raw-text element; where it
    is not, the next piece of the input goes over as it is. */
 
-static inline int fx_tg_ws(unsigned char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-static inline int fx_tg_alpha(unsigned char c) { return (unsigned)((c | 0x20) - 'a') < 26; }
 
 /* Index after the '>' of the tag whose name starts at s[i] (n: the input ends inside it);
    *sc (unless NULL) says whether the tag is self-closing ("/>" between attributes, not in an
@@ -640,17 +654,6 @@ static const char *const fx_tg_svg_stop[] = {
     "sup", "table", "tt", "u", "ul", "var", "font", "math", "foreignobject", "title", "desc", NULL};
 enum { FX_TG_SVG_TITLE = 47 };                     /* index of "title" above */
 
-static inline unsigned char fx_tg_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
-
-/* Whether names a[0..alen) and b[0..blen) are equal, ASCII letters in any case. */
-static int fx_tg_name_eq(const unsigned char *a, size_t alen, const unsigned char *b, size_t blen) {
-    size_t i;
-    if (alen != blen) return 0;
-    for (i = 0; i < alen; i++)
-        if (fx_tg_lower(a[i]) != fx_tg_lower(b[i])) return 0;
-    return 1;
-}
-
 /* The length of the tag name at s[i..n) (it ends at whitespace, '/' or '>'). */
 static inline size_t fx_tg_name_len(const unsigned char *s, size_t i, size_t n) {
     size_t e = i;
@@ -741,15 +744,6 @@ static int fx_tg_afe_quiet(const fx_tg *g) {
     for (k = g->open->length; k > 0; k--)
         if (g->open->list[k - 1] == last) return 1;
     return 0;
-}
-
-/* Whether "</name" (any case) followed by whitespace, '/' or '>' is at s[i]. */
-static inline int fx_tg_end_tag_at(const unsigned char *s, size_t i, size_t n, const char *name, size_t len) {
-    unsigned char c;
-    if (i + len + 2 >= n || s[i + 1] != '/') return 0;
-    if (!fx_tg_name_eq(s + i + 2, len, (const unsigned char *)name, len)) return 0;
-    c = s[i + 2 + len];
-    return fx_tg_ws(c) || c == '/' || c == '>';
 }
 
 /* Where the text of a <script> (`script`) or a <style> that starts at s[i] ends: the '<' of the
