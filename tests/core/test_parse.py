@@ -8,6 +8,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 import fastx
@@ -272,3 +274,22 @@ def test_browser_markup_reads_the_full_tree():
     doc, full = fastx.parse(html), fastx.parse(html, full_tree=True)
     assert markup(doc) == markup(full) and "p{color:red}" in markup(doc) and "M0" in markup(doc)
     assert markup(doc, scripts=True) == markup(full, scripts=True) and "var x = 1" in markup(doc, scripts=True)
+
+
+# the pieces of markup where passing over could go wrong: the ends of scripts, styles, SVG
+# images and comments, their escapes, and what ends foreign content or holds HTML in it
+_PIECES = ["<script>", "</script>", "</SCRIPT >", "<script type=application/ld+json>", "<style>",
+           "</style>", "<!--", "-->", "--!>", "-", "<svg>", "</svg>", "<svg/>", "<g>", "</g>", "<path d=a/>",
+           "<title>", "</title>", "<desc>", "<foreignObject>", "</foreignObject>", "<math>", "<p>", "</p>",
+           "<div>", "</div>", "<b>", "<table>", "<td>", "<![CDATA[", "]]>", "<", "/", ">", "x", " ",
+           "'", '"', "<textarea>", "</textarea>", "<noscript>", "</noscript>", "c" * 20]
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(st.sampled_from(_PIECES), max_size=60))
+def test_passing_over_never_changes_what_is_read(pieces):
+    html = "".join(pieces).encode()
+    full = _core.parse_guarded(html)
+    part = _core.parse_guarded(html, full_tree=False)
+    assert _read_tree(part) == _read_tree(full)
+    assert same_doc(_core.build_doc(part), _core.build_doc(full))
