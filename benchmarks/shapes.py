@@ -16,7 +16,9 @@ ones:
 - text fostered out of tables (many runs, long runs);
 - long text nodes (plain, and with character references);
 - comments and text alternating after </body>;
-- <noscript>/<iframe> shapes (unclosed content, raw text that never ends).
+- <noscript>/<iframe> shapes (unclosed content, raw text that never ends);
+- what the parse passes over: scripts whose escapes never end, styles, SVG images (closed,
+  unclosed, nested), long comments.
 """
 from __future__ import annotations
 
@@ -44,6 +46,13 @@ SHAPES: dict[str, tuple[bytes, str, bytes]] = {
     "noscript-unclosed-p": (HEAD, "<noscript><p>Enable JavaScript</noscript><p>Article text here. ", b""),
     "noscript-iframe": (HEAD, "<noscript><iframe src=x /></noscript><p>Article text here. ", b""),
     "iframe-unclosed": (HEAD, "<iframe src=x>text ", b""),
+    # what the parse passes over (include/tree_guard.h, fx_tg_skip): each read ahead once
+    "script-escapes-unended": (HEAD + b"<script>", "<!-- x <script> y </script> -- ", b""),
+    "style-unended": (HEAD + b"<style>", "a{b:c} </styl ", b""),
+    "svg-icons": (HEAD, "<svg viewBox='0 0 24 24'><title>i</title><path d='M0 0h24v24H0z'/></svg>x ", b""),
+    "svg-unclosed-g": (HEAD + b"<svg>", "<g><path d='M0 0'/>", b""),
+    "svg-nested-unended": (HEAD, "<svg><path d='M0 0'/>", b""),
+    "long-comments": (HEAD, "<p>x<!-- a comment long enough to be passed over by the parse -->", b""),
 }
 
 

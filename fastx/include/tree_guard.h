@@ -951,8 +951,12 @@ static unsigned int fx_tg_feed_piece(void *doc, fx_tokenizer_head *tkz, const un
             at = lt + 1;
             continue;
         }
-        e = fx_tg_comment_end(html, lt, n);
-        if (e - lt < FX_TG_COMMENT_MIN) {
+        /* a short comment's end within FX_TG_COMMENT_MIN bytes (a bounded look: "<!--" in a
+           script's text may have no end at all, and the look must not run to the page's end
+           at each); a long one's only where the tokenizer is in its data state, and then what
+           the look reads is passed over */
+        e = lt + FX_TG_COMMENT_MIN < n ? lt + FX_TG_COMMENT_MIN : n;
+        if (fx_tg_comment_end(html, lt, e) < e) {
             at = lt + 4;
             continue;
         }
@@ -964,6 +968,7 @@ static unsigned int fx_tg_feed_piece(void *doc, fx_tokenizer_head *tkz, const un
         at = lt + 4;
         if (tkz->state != fx_tg_data_before && tkz->state != fx_tg_data_state)
             continue;                              /* not a comment here (a script's text, a value ...) */
+        e = fx_tg_comment_end(html, lt, n);
         st = fx_tg_chunk(doc, (const unsigned char *)fx_tg_empty_comment, sizeof(fx_tg_empty_comment) - 1);
         if (st != 0) return st;
         g->skipped += e - lt;
