@@ -2045,6 +2045,47 @@ cdef inline void _gbt_tree(const float *X, Py_ssize_t F, const int32_t *rows, Py
         a += 1
 
 
+cdef void _gbt_rows_walk(const float *X, Py_ssize_t F, const int32_t *rows, Py_ssize_t na, int depth,
+                         const int32_t *feat, const float *thr, const float *leaf, Py_ssize_t t0,
+                         Py_ssize_t t1, double *out) noexcept nogil:
+    """Add trees t0..t1-1 to out[r] for the rows listed, fewer than eight (what _gbt_tree walks one
+    at a time, tree by tree): each row goes through the trees four at a time, so that their chains
+    of dependent loads overlap; the leaves are added in tree order (the same sums, bit for bit)."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, a, t, k0, k1, k2, k3
+    cdef const float *x
+    cdef const int32_t *f0
+    cdef const float *h0
+    cdef double z
+    cdef int d
+    for a in range(na):
+        x = X + rows[a] * F
+        z = out[rows[a]]
+        t = t0
+        while t + 4 <= t1:
+            f0 = feat + t * inner
+            h0 = thr + t * inner
+            k0 = k1 = k2 = k3 = 0
+            for d in range(depth):
+                k0 = 2 * k0 + 1 + (x[f0[k0]] > h0[k0])
+                k1 = 2 * k1 + 1 + (x[f0[inner + k1]] > h0[inner + k1])
+                k2 = 2 * k2 + 1 + (x[f0[2 * inner + k2]] > h0[2 * inner + k2])
+                k3 = 2 * k3 + 1 + (x[f0[3 * inner + k3]] > h0[3 * inner + k3])
+            z += leaf[t * (inner + 1) + k0 - inner]
+            z += leaf[(t + 1) * (inner + 1) + k1 - inner]
+            z += leaf[(t + 2) * (inner + 1) + k2 - inner]
+            z += leaf[(t + 3) * (inner + 1) + k3 - inner]
+            t += 4
+        while t < t1:
+            f0 = feat + t * inner
+            h0 = thr + t * inner
+            k0 = 0
+            for d in range(depth):
+                k0 = 2 * k0 + 1 + (x[f0[k0]] > h0[k0])
+            z += leaf[t * (inner + 1) + k0 - inner]
+            t += 1
+        out[rows[a]] = z
+
+
 cdef enum:
     _GBT_BLOCK = 512     # rows scored through every tree together (X's block stays in cache)
 
@@ -2072,8 +2113,10 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
     alone, so the result is the same as one pass over all rows.
 
     Where the CPU has AVX2, trees of depth 4-6 walk a block's rows eight at a time
-    (fx_gbt_tree_avx2, the same walk and the same sums as _gbt_tree), the rest with _gbt_tree."""
-    cdef Py_ssize_t inner = (1 << depth) - 1, t, a, j, c, na, b0 = 0, bm
+    (fx_gbt_tree_avx2, the same walk and the same sums as _gbt_tree), else _gbt_tree does; the
+    last few rows (fewer than eight) go row by row through the trees up to the next early exit,
+    four trees at a time (_gbt_rows_walk: the same sums)."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, t, t1, a, j, c, cc, na, n8, b0 = 0, bm
     cdef size_t done
     cdef bint vec = _gbt_avx2 and 4 <= depth <= 6 and F < <Py_ssize_t>(0x7FFFFFFF // _GBT_BLOCK)
     cdef double v, e
@@ -2083,13 +2126,26 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
             rows[a] = <int32_t>(b0 + a)
         na = bm
         c = 0
-        for t in range(nt):
-            done = fx_gbt_tree_avx2(X + b0 * F, F, b0, rows, na, depth, feat + t * inner, thr + t * inner,
-                                    leaf + t * (inner + 1), out) if vec else 0
-            _gbt_tree(X, F, rows + done, na - done, depth, feat + t * inner, thr + t * inner,
-                      leaf + t * (inner + 1), out)
-            while c < nexit and exit_at[c] <= t + 1:
-                if exit_at[c] == t + 1:
+        t = 0
+        while t < nt:
+            # the trees up to the next early exit: rows eight at a time tree by tree, then the
+            # rest (fewer than eight) row by row through those trees (_gbt_rows_walk)
+            t1 = nt
+            cc = c
+            while cc < nexit and exit_at[cc] <= t:
+                cc += 1
+            if cc < nexit and exit_at[cc] < t1:
+                t1 = exit_at[cc]
+            n8 = na - na % 8
+            for j in range(t, t1):
+                done = fx_gbt_tree_avx2(X + b0 * F, F, b0, rows, n8, depth, feat + j * inner, thr + j * inner,
+                                        leaf + j * (inner + 1), out) if vec else 0
+                _gbt_tree(X, F, rows + done, n8 - done, depth, feat + j * inner, thr + j * inner,
+                          leaf + j * (inner + 1), out)
+            _gbt_rows_walk(X, F, rows + n8, na - n8, depth, feat, thr, leaf, t, t1, out)
+            t = t1
+            while c < nexit and exit_at[c] <= t:
+                if exit_at[c] == t:
                     j = 0
                     e = exit_margin[c]
                     for a in range(na):
@@ -2359,12 +2415,37 @@ def gbt_model(int depth, object feat, object thr, object leaf, object exit_at=No
 cdef double _gbt_row_sum(const float *x, int depth, const int32_t *feat, const float *thr,
                          const float *leaf, Py_ssize_t nt) noexcept nogil:
     """The raw score of one row: the sum over the nt complete trees of the leaf its walk
-    reaches (k = 2k + 1 + (x > thr), as in _gbt_tree), two trees interleaved."""
-    cdef Py_ssize_t inner = (1 << depth) - 1, t = 0, k0, k1
+    reaches (k = 2k + 1 + (x > thr), as in _gbt_tree).  Four trees are walked at once (their
+    chains of dependent loads overlap); the leaves are added a pair of trees at a time, in
+    tree order, as the sum has always been formed (the same bits)."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, t = 0, k0, k1, k2, k3
     cdef const int32_t *f1
     cdef const float *th1
+    cdef const int32_t *f2
+    cdef const float *th2
+    cdef const int32_t *f3
+    cdef const float *th3
     cdef double z = 0.0
     cdef int d
+    while t + 4 <= nt:
+        f1 = feat + inner
+        th1 = thr + inner
+        f2 = feat + 2 * inner
+        th2 = thr + 2 * inner
+        f3 = feat + 3 * inner
+        th3 = thr + 3 * inner
+        k0 = k1 = k2 = k3 = 0
+        for d in range(depth):
+            k0 = 2 * k0 + 1 + (x[feat[k0]] > thr[k0])
+            k1 = 2 * k1 + 1 + (x[f1[k1]] > th1[k1])
+            k2 = 2 * k2 + 1 + (x[f2[k2]] > th2[k2])
+            k3 = 2 * k3 + 1 + (x[f3[k3]] > th3[k3])
+        z += leaf[k0 - inner] + leaf[inner + 1 + k1 - inner]
+        z += leaf[2 * (inner + 1) + k2 - inner] + leaf[3 * (inner + 1) + k3 - inner]
+        feat += 4 * inner
+        thr += 4 * inner
+        leaf += 4 * (inner + 1)
+        t += 4
     while t + 2 <= nt:
         f1 = feat + inner
         th1 = thr + inner
