@@ -19,6 +19,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_REFCNT
 from cpython.type cimport PyType_Modified
 
 # ---------------------------------------------------------------- constants
@@ -930,9 +931,13 @@ cdef class Doc:
     cdef readonly Py_ssize_t body
     cdef readonly object url
     cdef readonly bint full_tree    # the parser's tree holds script and style text (fastx.parse's full_tree)
+    cdef bint _pool                 # the parser is parse_guarded's: its document may serve a later parse
     cdef dict _cache
     cdef bytes _skipped         # lexbor pointers (uint64) of the elements the build did not enter (the head's
                                 # elements, scripts, hidden ...), in page order: the metadata scan walks them
+
+    def __dealloc__(self):
+        _parser_release(self)
 
     @property
     def cache(self):
@@ -1092,12 +1097,41 @@ DEF _HIDDEN_ONLY_CHARS = 500        # body text below which hidden elements are 
 DEF _HIDDEN_GAIN = 4                # ... when they hold this many times the visible text
 
 
+# Documents parse_guarded may parse into again (at most _POOL_SIZE): a Doc whose parser nothing
+# else holds gives it back when it goes (_parser_release), and the next parse takes it instead
+# of creating a document and its arenas, name tables, parser and tokenizer anew (and destroying
+# them after: 4 us a page of the 13 us a parse of a small page costs beyond selectolax's own).
+# lexbor reads a new page into a used document as into a new one (lxb_html_document_parse_chunk_begin
+# cleans it); what the guarded parse changed in it is set again at each parse (tree_guard.h:
+# fx_tg_parse).  A document whose name tables a page of megabytes widened is not kept.
+DEF _POOL_SIZE = 2
+DEF _POOL_MAX_TABLE = 65536
+cdef list _PARSER_POOL = []
+
+
+cdef void _parser_release(Doc d):
+    """Keep `d`'s parser for a later parse_guarded when `d` was the last to hold it (its Nodes, a
+    user's reference, another Doc of the same parse would hold it too)."""
+    cdef object p = d.parser
+    cdef fx_dom_document *doc
+    if not d._pool or p is None or _PARSER_POOL is None or Py_REFCNT(p) != 2 \
+            or len(_PARSER_POOL) >= _POOL_SIZE:
+        return                   # (2: d.parser and `p`)
+    doc = <fx_dom_document *>(<fx_node *><uintptr_t>p.root.mem_id).owner_document
+    if (<fx_hash *>doc.tags).table_size > _POOL_MAX_TABLE or (<fx_hash *>doc.attrs).table_size > _POOL_MAX_TABLE:
+        return
+    p.raw_html = None
+    _PARSER_POOL.append(p)
+
+
 def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript=False,
-              bint full_tree=True):
+              bint full_tree=True, bint pool=False):
     """Build the flat `Doc` from a selectolax LexborHTMLParser (kept alive by the Doc).
 
     `full_tree` says whether the parse kept what no method reads (``parse_guarded``'s
-    full_tree; ``Doc.full_tree``): the Doc is the same either way.
+    full_tree; ``Doc.full_tree``): the Doc is the same either way.  `pool`: the parser is
+    ``parse_guarded``'s, and once the Doc goes and nothing else holds it, its document may
+    serve a later parse.
 
     ``<noscript>`` is dropped, unless `keep_noscript`, or unless the page has next to
     no text outside it (under 200 characters, while its noscript content has at least
@@ -1122,6 +1156,7 @@ def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript
         if full.body >= 0 and full.view.chars[full.body] >= max(_HIDDEN_GAIN * shown, 4 * _HIDDEN_ONLY_CHARS):
             d = full
     d.full_tree = full_tree
+    d._pool = pool
     return d
 
 

@@ -125,7 +125,8 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     g.max_attrs_total = 2 * (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT)
     g.max_elements = (2 * (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT) if max_elements is None
                       else max_elements)
-    parser = _TG_STATE["parser_class"](b"", options=TG_OPTIONS)
+    # a document a Doc gave back (_parser_release, core/_doc.pxi), else a new one
+    parser = _PARSER_POOL.pop() if _PARSER_POOL else _TG_STATE["parser_class"](b"", options=TG_OPTIONS)
     cdef void *doc = (<fx_node *><uintptr_t>parser.root.mem_id).owner_document
     with nogil:
         st = fx_tg_parse(doc, s, n, &g)

@@ -103,7 +103,8 @@ def _parse_bytes(source: bytes, url: str | None, full_tree: bool) -> Doc:
         except Exception as exc:  # lexbor reports failures as generic errors
             raise ParseError(f"lexbor could not parse the page: {exc}") from exc
         full_tree = True                                       # (nothing passed over)
-    return _core.build_doc(parser, "", url, full_tree=full_tree)
+    # pool: once the Doc goes, parse_guarded's document may serve the next page
+    return _core.build_doc(parser, "", url, full_tree=full_tree, pool=_GUARDED_PARSE)
 
 
 def with_full_tree(doc: Doc) -> Doc:

@@ -44,8 +44,18 @@ static void *fx_tg_state_after(void *doc, const char *html) {
     return state;
 }
 
+/* the text arena's minimum chunk of a new document (fx_tg_parse sets it again at each parse: a
+   document a Doc gave back keeps what the page before set) */
+static size_t fx_tg_text_chunk = 0;
+
 static void fx_tg_learn(void *doc) {
-    void *st = fx_tg_state_after(doc, "<p>abc");
+    fx_dom_document *d = (fx_dom_document *)doc;
+    void *st;
+    if (d->text != NULL && ((fx_mraw *)d->text)->mem != NULL) {
+        size_t c = ((fx_mraw *)d->text)->mem->chunk_min_size;
+        fx_tg_text_chunk = c > 0 && c < ((size_t)1 << 28) ? c : 0;
+    }
+    st = fx_tg_state_after(doc, "<p>abc");
     if (st != fx_tg_data_before) fx_tg_data_state = st;
     fx_tg_dq_state = fx_tg_state_after(doc, "<p a=\"b");
     fx_tg_sq_state = fx_tg_state_after(doc, "<p a='b");
@@ -1027,10 +1037,30 @@ static unsigned int fx_tg_feed(void *doc, fx_tokenizer_head *tkz, const unsigned
    names cost half a second); a bucket per 8 bytes cost 40 MB of touched
    table on a 20 MB page.
    Returns 0 when out of memory. */
-static int fx_tg_widen(fx_hash *h, size_t n) {
+static size_t fx_tg_table_size(size_t n) {
     size_t size = 128;
-    void **table;
     while (size < n / 64 && size < ((size_t)1 << 24)) size <<= 1;
+    return size;
+}
+
+/* A used document's table four times larger than `n` needs is replaced by a new one of the
+   size it needs before lexbor's begin zeroes it (the zeroing costs its size).  Returns 0 when
+   out of memory. */
+static int fx_tg_fit(fx_hash *h, size_t n) {
+    size_t size = fx_tg_table_size(n);
+    void **table;
+    if (h == NULL || h->table_size <= 4 * size) return 1;
+    table = (void **)fx_tg_calloc(size, sizeof(void *));
+    if (table == NULL) return 0;
+    fx_tg_free(h->table);
+    h->table = table;
+    h->table_size = size;
+    return 1;
+}
+
+static int fx_tg_widen(fx_hash *h, size_t n) {
+    size_t size = fx_tg_table_size(n);
+    void **table;
     if (h == NULL || h->table_size >= size) return 1;
     table = (void **)fx_tg_calloc(size, sizeof(void *));
     if (table == NULL) return 0;
@@ -1049,6 +1079,9 @@ static unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, 
     unsigned int st;
     d->compat_mode = 0;            /* no-quirks until a doctype says otherwise, as in a new document
                                       (the empty parse before left it at quirks) */
+    if (!fx_tg_fit((fx_hash *)d->tags, n) || !fx_tg_fit((fx_hash *)d->attrs, n)
+            || !fx_tg_fit((fx_hash *)d->prefix, n) || !fx_tg_fit((fx_hash *)d->ns, n))
+        return 2;                                  /* LXB_STATUS_ERROR_MEMORY_ALLOCATION */
     st = fx_tg_begin(doc);
     if (st != 0) return st;
     /* widened after the begin, which empties the tables (lexbor_hash_clean zeroes every
@@ -1070,7 +1103,9 @@ static unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, 
     if (d->text != NULL && ((fx_mraw *)d->text)->mem != NULL) {
         fx_mem *m = ((fx_mraw *)d->text)->mem;
         size_t want = (n / 4 + 63) & ~(size_t)63;
-        if (m->chunk_min_size > 0 && m->chunk_min_size < ((size_t)1 << 28) && m->chunk_min_size < want)
+        if (fx_tg_text_chunk > 0)                  /* a used document: what a new one has, or more */
+            m->chunk_min_size = want > fx_tg_text_chunk ? want : fx_tg_text_chunk;
+        else if (m->chunk_min_size > 0 && m->chunk_min_size < ((size_t)1 << 28) && m->chunk_min_size < want)
             m->chunk_min_size = want;
     }
     /* lexbor allocates attribute values in the text arena as it reads each tag,

@@ -293,3 +293,36 @@ def test_passing_over_never_changes_what_is_read(pieces):
     part = _core.parse_guarded(html, full_tree=False)
     assert _read_tree(part) == _read_tree(full)
     assert same_doc(_core.build_doc(part), _core.build_doc(full))
+
+
+# ---------------------------------------------------------------- documents parsed into again
+
+def test_a_used_document_reads_the_next_page_as_a_new_one():
+    # a Doc gives its document back when it goes; the next parse reads into it: every page must
+    # come out as from a new document (quirks mode, name tables, arenas), whatever came before
+    pages = [b"<!DOCTYPE html><p>a<table><tr><td>b</table>",            # no-quirks: the table closes the p
+             b"<p>a<table><tr><td>b</table>",                          # quirks: it does not
+             b"".join(b"<i a%d=1 b%d=2>x</i>" % (r, r) for r in range(20_000)),   # widened name tables
+             b"<title>T</title><p>small <b>page</b> <x-custom k=v>z</x-custom></p>"]
+    fresh = [_core.build_doc(_core.parse_guarded(p)) for p in pages]
+    for order in (pages, pages[::-1], pages * 2):
+        for p in order:
+            doc = fastx.parse(p, full_tree=True)
+            assert same_doc(doc, fresh[pages.index(p)])
+            assert doc.parser.html == LexborHTMLParser(p).html
+            del doc
+    doc = fastx.parse(pages[3])
+    assert max(_core.name_table_sizes(doc.parser)) <= 4 * 128        # not the big page's tables
+
+
+def test_a_document_still_held_is_not_parsed_into():
+    doc = fastx.parse(b"<p>first page</p>")
+    node = doc.parser.css_first("p")           # holds the parser: the document stays this page's
+    del doc
+    for _ in range(3):
+        fastx.parse(b"<p>another page</p><div>with more</div>")
+    assert node.text() == "first page"
+    ex = fastx.extract(b"<p>kept by the extraction, whose Doc holds the parser</p>")
+    for _ in range(3):
+        fastx.extract(b"<p>other</p>")
+    assert "kept by the extraction" in ex.doc.parser.html
