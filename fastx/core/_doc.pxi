@@ -1103,10 +1103,14 @@ DEF _HIDDEN_GAIN = 4                # ... when they hold this many times the vis
 # them after: 4 us a page of the 13 us a parse of a small page costs beyond selectolax's own).
 # lexbor reads a new page into a used document as into a new one (lxb_html_document_parse_chunk_begin
 # cleans it); what the guarded parse changed in it is set again at each parse (tree_guard.h:
-# fx_tg_parse).  A document whose name tables a page of megabytes widened is not kept.
+# fx_tg_parse), and it is emptied as it is kept (fx_tg_release).  A document whose name tables a
+# page of megabytes widened is not kept.
 DEF _POOL_SIZE = 2
 DEF _POOL_MAX_TABLE = 65536
 cdef list _PARSER_POOL = []
+
+cdef extern from "tree_guard.h":
+    void fx_tg_release(void *doc) noexcept nogil
 
 
 cdef void _parser_release(Doc d):
@@ -1120,8 +1124,9 @@ cdef void _parser_release(Doc d):
     doc = <fx_dom_document *>(<fx_node *><uintptr_t>p.root.mem_id).owner_document
     if (<fx_hash *>doc.tags).table_size > _POOL_MAX_TABLE or (<fx_hash *>doc.attrs).table_size > _POOL_MAX_TABLE:
         return
+    fx_tg_release(doc)           # emptied now: a kept document holds what a new one does
     p.raw_html = None
-    _PARSER_POOL.append(p)
+    _PARSER_POOL.append((p, <uintptr_t>doc))     # (its tree empty, p.root no longer leads to it)
 
 
 def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript=False,

@@ -126,8 +126,13 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     g.max_elements = (2 * (GUARD_ELEMENTS_BASE + len(data) // GUARD_BYTES_PER_ELEMENT) if max_elements is None
                       else max_elements)
     # a document a Doc gave back (_parser_release, core/_doc.pxi), else a new one
-    parser = _PARSER_POOL.pop() if _PARSER_POOL else _TG_STATE["parser_class"](b"", options=TG_OPTIONS)
-    cdef void *doc = (<fx_node *><uintptr_t>parser.root.mem_id).owner_document
+    cdef void *doc
+    if _PARSER_POOL:
+        parser, kept = _PARSER_POOL.pop()
+        doc = <void *><uintptr_t>kept
+    else:
+        parser = _TG_STATE["parser_class"](b"", options=TG_OPTIONS)
+        doc = (<fx_node *><uintptr_t>parser.root.mem_id).owner_document
     with nogil:
         st = fx_tg_parse(doc, s, n, &g)
     if st == 2:                                  # LXB_STATUS_ERROR_MEMORY_ALLOCATION

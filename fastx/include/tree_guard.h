@@ -21,6 +21,8 @@ static fx_free_fn fx_tg_free = NULL;
 typedef unsigned int (*fx_chunk_fn)(void *document, const unsigned char *html, size_t size);
 typedef void *(*fx_marker_fn)(void);
 static fx_doc_fn fx_tg_begin = NULL, fx_tg_end = NULL;
+typedef void (*fx_void_fn)(void *document);
+static fx_void_fn fx_tg_clean = NULL;               /* lxb_html_document_clean (may be NULL) */
 static void *fx_tg_data_before = NULL;             /* the tokenizer's data state */
 static void *fx_tg_data_state = NULL;              /* ... and where it is after text (learnt) */
 /* where the tree builder puts the tokenizer after <script> and after <style> (and the other
@@ -85,6 +87,7 @@ static int fx_tg_resolve(const char *path) {
     }
     fx_tg_marker = marker();
     fx_tg_data_before = dlsym(h, "lxb_html_tokenizer_state_data_before");   /* may be NULL */
+    fx_tg_clean = (fx_void_fn)dlsym(h, "lxb_html_document_clean");
     fx_tg_script_before = dlsym(h, "lxb_html_tokenizer_state_script_data_before");
     fx_tg_rawtext_before = dlsym(h, "lxb_html_tokenizer_state_rawtext_before");
     return 1;
@@ -1056,6 +1059,16 @@ static int fx_tg_fit(fx_hash *h, size_t n) {
     h->table = table;
     h->table_size = size;
     return 1;
+}
+
+/* A document kept for a later parse (core/_doc.pxi, _parser_release): its name tables back to
+   lexbor's size and its tree and arenas emptied now, so that it holds no more memory than a new
+   one while it waits (lexbor's begin then has nothing left to clean). */
+static void fx_tg_release(void *doc) {
+    fx_dom_document *d = (fx_dom_document *)doc;
+    (void)(fx_tg_fit((fx_hash *)d->tags, 0) && fx_tg_fit((fx_hash *)d->attrs, 0)
+           && fx_tg_fit((fx_hash *)d->prefix, 0) && fx_tg_fit((fx_hash *)d->ns, 0));
+    if (fx_tg_clean != NULL) fx_tg_clean(doc);
 }
 
 static int fx_tg_widen(fx_hash *h, size_t n) {
