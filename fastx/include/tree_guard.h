@@ -1039,48 +1039,41 @@ static unsigned int fx_tg_feed(void *doc, fx_tokenizer_head *tkz, const unsigned
    dozens of entries, each a cache miss, made 1 MB of distinct attribute
    names cost half a second); a bucket per 8 bytes cost 40 MB of touched
    table on a 20 MB page.
-   Returns 0 when out of memory. */
+   fx_tg_table_size(n): the buckets for n bytes of input. */
 static size_t fx_tg_table_size(size_t n) {
     size_t size = 128;
     while (size < n / 64 && size < ((size_t)1 << 24)) size <<= 1;
     return size;
 }
 
-/* A used document's table four times larger than `n` needs is replaced by a new one of the
-   size it needs before lexbor's begin zeroes it (the zeroing costs its size).  Returns 0 when
-   out of memory. */
-static int fx_tg_fit(fx_hash *h, size_t n) {
+/* A name table of the size n bytes of input need, from calloc in place of the old one: where it
+   is smaller (`shrink` 0: after lexbor's begin, which zeroes the old one; the new one is zero
+   already and its untouched pages stay untouched), or four times larger (`shrink` 1: a used
+   document's, before the begin would zero all of it).  Returns 0 when out of memory. */
+static int fx_tg_resize(fx_hash *h, size_t n, int shrink) {
     size_t size = fx_tg_table_size(n);
     void **table;
-    if (h == NULL || h->table_size <= 4 * size) return 1;
+    if (h == NULL || (shrink ? h->table_size <= 4 * size : h->table_size >= size)) return 1;
     table = (void **)fx_tg_calloc(size, sizeof(void *));
     if (table == NULL) return 0;
     fx_tg_free(h->table);
     h->table = table;
     h->table_size = size;
     return 1;
+}
+
+/* Each of a document's four name tables (tags, attributes, prefixes, namespaces) resized. */
+static int fx_tg_resize_all(fx_dom_document *d, size_t n, int shrink) {
+    return fx_tg_resize((fx_hash *)d->tags, n, shrink) && fx_tg_resize((fx_hash *)d->attrs, n, shrink)
+           && fx_tg_resize((fx_hash *)d->prefix, n, shrink) && fx_tg_resize((fx_hash *)d->ns, n, shrink);
 }
 
 /* A document kept for a later parse (core/_doc.pxi, _parser_release): its name tables back to
    lexbor's size and its tree and arenas emptied now, so that it holds no more memory than a new
    one while it waits (lexbor's begin then has nothing left to clean). */
 static void fx_tg_release(void *doc) {
-    fx_dom_document *d = (fx_dom_document *)doc;
-    (void)(fx_tg_fit((fx_hash *)d->tags, 0) && fx_tg_fit((fx_hash *)d->attrs, 0)
-           && fx_tg_fit((fx_hash *)d->prefix, 0) && fx_tg_fit((fx_hash *)d->ns, 0));
+    (void)fx_tg_resize_all((fx_dom_document *)doc, 0, 1);
     if (fx_tg_clean != NULL) fx_tg_clean(doc);
-}
-
-static int fx_tg_widen(fx_hash *h, size_t n) {
-    size_t size = fx_tg_table_size(n);
-    void **table;
-    if (h == NULL || h->table_size >= size) return 1;
-    table = (void **)fx_tg_calloc(size, sizeof(void *));
-    if (table == NULL) return 0;
-    fx_tg_free(h->table);
-    h->table = table;
-    h->table_size = size;
-    return 1;
 }
 
 /* One guarded parse of `html` into the (parsed-before) HTML document `doc`.
@@ -1092,16 +1085,14 @@ static unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, 
     unsigned int st;
     d->compat_mode = 0;            /* no-quirks until a doctype says otherwise, as in a new document
                                       (the empty parse before left it at quirks) */
-    if (!fx_tg_fit((fx_hash *)d->tags, n) || !fx_tg_fit((fx_hash *)d->attrs, n)
-            || !fx_tg_fit((fx_hash *)d->prefix, n) || !fx_tg_fit((fx_hash *)d->ns, n))
+    if (!fx_tg_resize_all(d, n, 1))               /* a used document's tables, if oversized */
         return 2;                                  /* LXB_STATUS_ERROR_MEMORY_ALLOCATION */
     st = fx_tg_begin(doc);
     if (st != 0) return st;
     /* widened after the begin, which empties the tables (lexbor_hash_clean zeroes every
        bucket): a fresh table from calloc is zero already, and its untouched pages stay
        untouched (on a 50 MB page the clean wrote 32 MB of tables) */
-    if (!fx_tg_widen((fx_hash *)d->tags, n) || !fx_tg_widen((fx_hash *)d->attrs, n)
-            || !fx_tg_widen((fx_hash *)d->prefix, n) || !fx_tg_widen((fx_hash *)d->ns, n)) {
+    if (!fx_tg_resize_all(d, n, 0)) {
         (void)fx_tg_end(doc);
         return 2;                                  /* LXB_STATUS_ERROR_MEMORY_ALLOCATION */
     }
