@@ -1108,6 +1108,7 @@ DEF _HIDDEN_GAIN = 4                # ... when they hold this many times the vis
 DEF _POOL_SIZE = 2
 DEF _POOL_MAX_TABLE = 65536
 cdef list _PARSER_POOL = []
+cdef Py_ssize_t _POOL_REFS = 0      # the parser's count of references when one Doc holds it (_pool_refs)
 
 cdef extern from "tree_guard.h":
     void fx_tg_release(void *doc) noexcept nogil
@@ -1118,15 +1119,23 @@ cdef void _parser_release(Doc d):
     user's reference, another Doc of the same parse would hold it too)."""
     cdef object p = d.parser
     cdef fx_dom_document *doc
-    if not d._pool or p is None or _PARSER_POOL is None or Py_REFCNT(p) != 2 \
+    if not d._pool or p is None or _PARSER_POOL is None or Py_REFCNT(p) != _POOL_REFS \
             or len(_PARSER_POOL) >= _POOL_SIZE:
-        return                   # (2: d.parser and `p`)
+        return
     doc = <fx_dom_document *>(<fx_node *><uintptr_t>p.root.mem_id).owner_document
     if (<fx_hash *>doc.tags).table_size > _POOL_MAX_TABLE or (<fx_hash *>doc.attrs).table_size > _POOL_MAX_TABLE:
         return
     fx_tg_release(doc)           # emptied now: a kept document holds what a new one does
     p.raw_html = None
     _PARSER_POOL.append((p, <uintptr_t>doc))     # (its tree empty, p.root no longer leads to it)
+
+
+cdef Py_ssize_t _pool_refs(Doc d):
+    """The parser's count of references as _parser_release sees it (`d.parser` and its own
+    local), measured once on a Doc that alone holds its parser (_tg_calibrate): 0 (no document
+    is ever kept) until then."""
+    cdef object p = d.parser
+    return Py_REFCNT(p)
 
 
 def build_doc(parser, str title_fallback="", object url=None, bint keep_noscript=False,

@@ -178,6 +178,11 @@ def _tg_calibrate():
             fx_tg_cat[ids[t]] |= bit
     for k, t in enumerate(_TG_RAW):                  # the order of fx_tg_raw_names
         fx_tg_rawk[ids[t]] = k + 1
+    global _POOL_REFS
+    holder = Doc.__new__(Doc)           # a Doc alone holding its parser: the count the pool asks for
+    holder.parser = LexborHTMLParser(b"", options=TG_OPTIONS)
+    _POOL_REFS = _pool_refs(holder)
+    del holder
     learner = LexborHTMLParser(b"", options=TG_OPTIONS)
     fx_tg_learn((<fx_node *><uintptr_t>learner.root.mem_id).owner_document)
     _TG_STATE["available"] = True
