@@ -932,6 +932,7 @@ cdef class Doc:
     cdef readonly object url
     cdef readonly bint full_tree    # the parser's tree holds script and style text (fastx.parse's full_tree)
     cdef bint _pool                 # the parser is parse_guarded's: its document may serve a later parse
+    cdef void *_document            # the parser's lexbor document (_parser_release)
     cdef dict _cache
     cdef bytes _skipped         # lexbor pointers (uint64) of the elements the build did not enter (the head's
                                 # elements, scripts, hidden ...), in page order: the metadata scan walks them
@@ -1103,10 +1104,9 @@ DEF _HIDDEN_GAIN = 4                # ... when they hold this many times the vis
 # them after: 4 us a page of the 13 us a parse of a small page costs beyond selectolax's own).
 # lexbor reads a new page into a used document as into a new one (lxb_html_document_parse_chunk_begin
 # cleans it); what the guarded parse changed in it is set again at each parse (tree_guard.h:
-# fx_tg_parse), and it is emptied as it is kept (fx_tg_release).  A document whose name tables a
-# page of megabytes widened is not kept.
+# fx_tg_parse), and it is emptied as it is kept (fx_tg_release: its tree and arenas, and its name
+# tables back to lexbor's size however far a page of megabytes widened them).
 DEF _POOL_SIZE = 2
-DEF _POOL_MAX_TABLE = 65536
 cdef list _PARSER_POOL = []
 cdef Py_ssize_t _POOL_REFS = 0      # the parser's count of references when one Doc holds it (_pool_refs)
 
@@ -1118,16 +1118,12 @@ cdef void _parser_release(Doc d):
     """Keep `d`'s parser for a later parse_guarded when `d` was the last to hold it (its Nodes, a
     user's reference, another Doc of the same parse would hold it too)."""
     cdef object p = d.parser
-    cdef fx_dom_document *doc
-    if not d._pool or p is None or _PARSER_POOL is None or Py_REFCNT(p) != _POOL_REFS \
-            or len(_PARSER_POOL) >= _POOL_SIZE:
+    if not d._pool or d._document == NULL or p is None or _PARSER_POOL is None \
+            or Py_REFCNT(p) != _POOL_REFS or len(_PARSER_POOL) >= _POOL_SIZE:
         return
-    doc = <fx_dom_document *>(<fx_node *><uintptr_t>p.root.mem_id).owner_document
-    if (<fx_hash *>doc.tags).table_size > _POOL_MAX_TABLE or (<fx_hash *>doc.attrs).table_size > _POOL_MAX_TABLE:
-        return
-    fx_tg_release(doc)           # emptied now: a kept document holds what a new one does
+    fx_tg_release(d._document)   # emptied now: a kept document holds what a new one does
     p.raw_html = None
-    _PARSER_POOL.append((p, <uintptr_t>doc))     # (its tree empty, p.root no longer leads to it)
+    _PARSER_POOL.append((p, <uintptr_t>d._document))   # (its tree empty, p.root no longer leads to it)
 
 
 cdef Py_ssize_t _pool_refs(Doc d):
@@ -1212,6 +1208,7 @@ cdef Doc _build_doc(parser, str title_fallback, object url, bint keep_noscript, 
                 raise MemoryError("fastx: out of memory while building the node array")
         if root_node is not None:
             root = <fx_node *><uintptr_t>root_node.mem_id
+            d._document = root.owner_document
             with nogil:
                 _walk(&b, root, &title, &desc, &body)
         if b.oom:

@@ -1048,8 +1048,9 @@ static size_t fx_tg_table_size(size_t n) {
 
 /* A name table of the size n bytes of input need, from calloc in place of the old one: where it
    is smaller (`shrink` 0: after lexbor's begin, which zeroes the old one; the new one is zero
-   already and its untouched pages stay untouched), or four times larger (`shrink` 1: a used
-   document's, before the begin would zero all of it).  Returns 0 when out of memory. */
+   already and its untouched pages stay untouched), or four times larger (`shrink` 1: a document
+   kept for a later parse, fx_tg_release, before lexbor's clean would zero all of it).  Returns 0
+   when out of memory. */
 static int fx_tg_resize(fx_hash *h, size_t n, int shrink) {
     size_t size = fx_tg_table_size(n);
     void **table;
@@ -1085,8 +1086,6 @@ static unsigned int fx_tg_parse(void *doc, const unsigned char *html, size_t n, 
     unsigned int st;
     d->compat_mode = 0;            /* no-quirks until a doctype says otherwise, as in a new document
                                       (the empty parse before left it at quirks) */
-    if (!fx_tg_resize_all(d, n, 1))               /* a used document's tables, if oversized */
-        return 2;                                  /* LXB_STATUS_ERROR_MEMORY_ALLOCATION */
     st = fx_tg_begin(doc);
     if (st != 0) return st;
     /* widened after the begin, which empties the tables (lexbor_hash_clean zeroes every
