@@ -326,3 +326,24 @@ def test_a_document_still_held_is_not_parsed_into():
     for _ in range(3):
         fastx.extract(b"<p>other</p>")
     assert "kept by the extraction" in ex.doc.parser.html
+
+
+def test_pages_parsed_in_threads_come_out_as_one_after_another():
+    # the parse runs without the GIL and takes its documents from the pool the Docs give them
+    # back to: pages parsed and extracted in 4 threads at once (each Doc dropped once read, so
+    # documents go back and are taken again while other parses run) give what a run one page
+    # after another gives
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastx.tools.bench import load_corpus
+    pages = [p.html for p in load_corpus().pages] * 3
+
+    def read(html):
+        doc = fastx.parse(html)
+        arrays = tuple(getattr(doc, k).tobytes() for k in ARRAYS)
+        return doc.n, doc.text_buf, doc.title, arrays, fastx.extract(doc).text
+
+    alone = [read(p) for p in pages]
+    with ThreadPoolExecutor(4) as ex:
+        together = list(ex.map(read, pages))
+    assert together == alone
