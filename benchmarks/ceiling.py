@@ -58,6 +58,8 @@ def installed(cmp, names):
             except ImportError:
                 print(f"ceiling.py: {name} is not installed, left out", file=sys.stderr)
                 continue
+            except Exception:         # installed; a failure on a page scores 0 there (score)
+                pass
             out[name] = table[name]
         else:
             raise SystemExit(f"ceiling.py: unknown extractor {name!r}")
