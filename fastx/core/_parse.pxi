@@ -98,8 +98,9 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
     defaults are guard_html's (see the top of _parse.pxi); max_copied and
     max_elements default to the budgets in fastx/config.py.  With
     full_tree=False what no method reads is passed over, not parsed: the text
-    of <script> (JSON-LD excepted) and <style> elements and the content of
-    <svg> elements (include/tree_guard.h, fx_tg_skip); the
+    of <script> (JSON-LD excepted) and <style> elements, the content of
+    <svg> elements (include/tree_guard.h, fx_tg_skip) and the text of comments
+    of 16 bytes or more (read as empty comments: fx_tg_feed_piece); the
     tree is otherwise the same and the parse of a modern page faster (stats
     "dict": "skipped", the bytes passed over).  Raises
     RuntimeError where unavailable (`parse_available()`), ParseError if lexbor

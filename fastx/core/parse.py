@@ -55,10 +55,11 @@ def parse(html: "str | bytes | bytearray | memoryview | Doc", url: str | None = 
         b = fastx.extract(doc, method="cetd-td")
 
     What no method reads is passed over, not parsed: the text of ``<script>``
-    (JSON-LD excepted) and ``<style>`` elements, half the bytes of a modern page.
-    The Doc is the same either way; ``full_tree=True`` keeps it in the lexbor
-    tree behind the Doc (``doc.parser``), as the browser's render needs
-    (fastx.tools.browser asks for it).
+    (JSON-LD excepted) and ``<style>`` elements, the content of ``<svg>``
+    elements and the text of long comments (kept as empty comments), half the
+    bytes of a modern page.  The Doc is the same either way; ``full_tree=True``
+    keeps it in the lexbor tree behind the Doc (``doc.parser``), as the
+    browser's render needs (fastx.tools.browser asks for it).
     """
     if isinstance(html, Doc):
         return html

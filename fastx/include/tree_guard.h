@@ -660,11 +660,19 @@ enum { FX_TG_SVG_DEPTH = 32 };
    attributes, a superset of the standard's), the HTML integration points last: an icon's
    <title> or <desc> of text only, ended by its own end tag, is read as text in an element
    where the tree builder would not re-create formatting elements in it (`quiet`). */
-static const char *const fx_tg_svg_stop[] = {
-    "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em",
-    "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu",
-    "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub",
-    "sup", "table", "tt", "u", "ul", "var", "font", "math", "foreignobject", "title", "desc", NULL};
+#define FX_TG_NAME(s) {s, sizeof(s) - 1}        /* a name and its length, known when compiled */
+static const struct { const char *name; size_t len; } fx_tg_svg_stop[] = {
+    FX_TG_NAME("b"), FX_TG_NAME("big"), FX_TG_NAME("blockquote"), FX_TG_NAME("body"), FX_TG_NAME("br"),
+    FX_TG_NAME("center"), FX_TG_NAME("code"), FX_TG_NAME("dd"), FX_TG_NAME("div"), FX_TG_NAME("dl"),
+    FX_TG_NAME("dt"), FX_TG_NAME("em"), FX_TG_NAME("embed"), FX_TG_NAME("h1"), FX_TG_NAME("h2"),
+    FX_TG_NAME("h3"), FX_TG_NAME("h4"), FX_TG_NAME("h5"), FX_TG_NAME("h6"), FX_TG_NAME("head"),
+    FX_TG_NAME("hr"), FX_TG_NAME("i"), FX_TG_NAME("img"), FX_TG_NAME("li"), FX_TG_NAME("listing"),
+    FX_TG_NAME("menu"), FX_TG_NAME("meta"), FX_TG_NAME("nobr"), FX_TG_NAME("ol"), FX_TG_NAME("p"),
+    FX_TG_NAME("pre"), FX_TG_NAME("ruby"), FX_TG_NAME("s"), FX_TG_NAME("small"), FX_TG_NAME("span"),
+    FX_TG_NAME("strong"), FX_TG_NAME("strike"), FX_TG_NAME("sub"), FX_TG_NAME("sup"), FX_TG_NAME("table"),
+    FX_TG_NAME("tt"), FX_TG_NAME("u"), FX_TG_NAME("ul"), FX_TG_NAME("var"), FX_TG_NAME("font"),
+    FX_TG_NAME("math"), FX_TG_NAME("foreignobject"), FX_TG_NAME("title"), FX_TG_NAME("desc"), {NULL, 0}};
+#undef FX_TG_NAME
 enum { FX_TG_SVG_TITLE = 47 };                     /* index of "title" above */
 
 /* The length of the tag name at s[i..n) (it ends at whitespace, '/' or '>'). */
@@ -692,12 +700,12 @@ static const unsigned char *fx_tg_svg_end(const unsigned char *s, size_t i, size
         c = s[lt + 1];
         if (fx_tg_alpha(c)) {                      /* a start tag */
             len = fx_tg_name_len(s, lt + 1, n);
-            for (k = 0; fx_tg_svg_stop[k] != NULL; k++)
-                if (fx_tg_name_eq(s + lt + 1, len, (const unsigned char *)fx_tg_svg_stop[k],
-                                  strlen(fx_tg_svg_stop[k]))) break;
+            for (k = 0; fx_tg_svg_stop[k].name != NULL; k++)
+                if (fx_tg_name_eq(s + lt + 1, len, (const unsigned char *)fx_tg_svg_stop[k].name,
+                                  fx_tg_svg_stop[k].len)) break;
             e = fx_tg_tag_end_sc(s, lt + 1, n, &sc);
             if (e >= n) break;                     /* the input ends in the tag or just after */
-            if (fx_tg_svg_stop[k] != NULL) {
+            if (fx_tg_svg_stop[k].name != NULL) {
                 if (k < FX_TG_SVG_TITLE || !quiet || sc) break;
                 q = (const unsigned char *)memchr(s + e, '<', n - e);   /* text, then its end tag? */
                 if (q == NULL || (size_t)(q - s) + len + 2 >= n || q[1] != '/'

@@ -2045,16 +2045,42 @@ cdef inline void _gbt_tree(const float *X, Py_ssize_t F, const int32_t *rows, Py
         a += 1
 
 
+cdef inline void _gbt_walk4(const float *x, int depth, const int32_t *feat, const float *thr,
+                            Py_ssize_t inner, Py_ssize_t *leaf_at) noexcept nogil:
+    """Row x through four consecutive complete trees at once (their nodes from `feat`/`thr`;
+    k = 2k + 1 + (x > thr), as in _gbt_tree), so that their chains of dependent loads overlap:
+    leaf_at[j], the index of the leaf tree j reaches among the four trees' leaves."""
+    cdef Py_ssize_t k0 = 0, k1 = 0, k2 = 0, k3 = 0
+    cdef const int32_t *f1 = feat + inner
+    cdef const int32_t *f2 = feat + 2 * inner
+    cdef const int32_t *f3 = feat + 3 * inner
+    cdef const float *h1 = thr + inner
+    cdef const float *h2 = thr + 2 * inner
+    cdef const float *h3 = thr + 3 * inner
+    cdef int d
+    for d in range(depth):
+        k0 = 2 * k0 + 1 + (x[feat[k0]] > thr[k0])
+        k1 = 2 * k1 + 1 + (x[f1[k1]] > h1[k1])
+        k2 = 2 * k2 + 1 + (x[f2[k2]] > h2[k2])
+        k3 = 2 * k3 + 1 + (x[f3[k3]] > h3[k3])
+    leaf_at[0] = k0 - inner
+    leaf_at[1] = inner + 1 + k1 - inner
+    leaf_at[2] = 2 * (inner + 1) + k2 - inner
+    leaf_at[3] = 3 * (inner + 1) + k3 - inner
+
+
 cdef void _gbt_rows_walk(const float *X, Py_ssize_t F, const int32_t *rows, Py_ssize_t na, int depth,
                          const int32_t *feat, const float *thr, const float *leaf, Py_ssize_t t0,
                          Py_ssize_t t1, double *out) noexcept nogil:
     """Add trees t0..t1-1 to out[r] for the rows listed, fewer than eight (what _gbt_tree walks one
-    at a time, tree by tree): each row goes through the trees four at a time, so that their chains
-    of dependent loads overlap; the leaves are added in tree order (the same sums, bit for bit)."""
-    cdef Py_ssize_t inner = (1 << depth) - 1, a, t, k0, k1, k2, k3
+    at a time, tree by tree): each row goes through the trees four at a time (_gbt_walk4); the
+    leaves are added one by one in tree order (the same sums, bit for bit)."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, a, t, k0
+    cdef Py_ssize_t at[4]
     cdef const float *x
     cdef const int32_t *f0
     cdef const float *h0
+    cdef const float *lf
     cdef double z
     cdef int d
     for a in range(na):
@@ -2062,18 +2088,12 @@ cdef void _gbt_rows_walk(const float *X, Py_ssize_t F, const int32_t *rows, Py_s
         z = out[rows[a]]
         t = t0
         while t + 4 <= t1:
-            f0 = feat + t * inner
-            h0 = thr + t * inner
-            k0 = k1 = k2 = k3 = 0
-            for d in range(depth):
-                k0 = 2 * k0 + 1 + (x[f0[k0]] > h0[k0])
-                k1 = 2 * k1 + 1 + (x[f0[inner + k1]] > h0[inner + k1])
-                k2 = 2 * k2 + 1 + (x[f0[2 * inner + k2]] > h0[2 * inner + k2])
-                k3 = 2 * k3 + 1 + (x[f0[3 * inner + k3]] > h0[3 * inner + k3])
-            z += leaf[t * (inner + 1) + k0 - inner]
-            z += leaf[(t + 1) * (inner + 1) + k1 - inner]
-            z += leaf[(t + 2) * (inner + 1) + k2 - inner]
-            z += leaf[(t + 3) * (inner + 1) + k3 - inner]
+            _gbt_walk4(x, depth, feat + t * inner, thr + t * inner, inner, at)
+            lf = leaf + t * (inner + 1)
+            z += lf[at[0]]
+            z += lf[at[1]]
+            z += lf[at[2]]
+            z += lf[at[3]]
             t += 4
         while t < t1:
             f0 = feat + t * inner
@@ -2415,33 +2435,19 @@ def gbt_model(int depth, object feat, object thr, object leaf, object exit_at=No
 cdef double _gbt_row_sum(const float *x, int depth, const int32_t *feat, const float *thr,
                          const float *leaf, Py_ssize_t nt) noexcept nogil:
     """The raw score of one row: the sum over the nt complete trees of the leaf its walk
-    reaches (k = 2k + 1 + (x > thr), as in _gbt_tree).  Four trees are walked at once (their
-    chains of dependent loads overlap); the leaves are added a pair of trees at a time, in
-    tree order, as the sum has always been formed (the same bits)."""
-    cdef Py_ssize_t inner = (1 << depth) - 1, t = 0, k0, k1, k2, k3
+    reaches (k = 2k + 1 + (x > thr), as in _gbt_tree).  Four trees are walked at once
+    (_gbt_walk4); the leaves are added a pair of trees at a time, in tree order, as the sum has
+    always been formed (the same bits)."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, t = 0, k0, k1
+    cdef Py_ssize_t at[4]
     cdef const int32_t *f1
     cdef const float *th1
-    cdef const int32_t *f2
-    cdef const float *th2
-    cdef const int32_t *f3
-    cdef const float *th3
     cdef double z = 0.0
     cdef int d
     while t + 4 <= nt:
-        f1 = feat + inner
-        th1 = thr + inner
-        f2 = feat + 2 * inner
-        th2 = thr + 2 * inner
-        f3 = feat + 3 * inner
-        th3 = thr + 3 * inner
-        k0 = k1 = k2 = k3 = 0
-        for d in range(depth):
-            k0 = 2 * k0 + 1 + (x[feat[k0]] > thr[k0])
-            k1 = 2 * k1 + 1 + (x[f1[k1]] > th1[k1])
-            k2 = 2 * k2 + 1 + (x[f2[k2]] > th2[k2])
-            k3 = 2 * k3 + 1 + (x[f3[k3]] > th3[k3])
-        z += leaf[k0 - inner] + leaf[inner + 1 + k1 - inner]
-        z += leaf[2 * (inner + 1) + k2 - inner] + leaf[3 * (inner + 1) + k3 - inner]
+        _gbt_walk4(x, depth, feat, thr, inner, at)
+        z += leaf[at[0]] + leaf[at[1]]
+        z += leaf[at[2]] + leaf[at[3]]
         feat += 4 * inner
         thr += 4 * inner
         leaf += 4 * (inner + 1)
