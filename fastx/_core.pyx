@@ -23,6 +23,7 @@ one extension module (the `include` lines below, in dependency order):
 - ``output/_markdown.pxi``  Markdown output: CommonMark + GitHub tables over the Doc and a keep mask
 - ``output/_meta.pxi``      page metadata evidence: a tag walk over lexbor's tree (meta/link/JSON-LD) and a window of the Doc around the h1
 - ``core/_sniff.pxi``       non-HTML input: control/NUL byte counts of the head of the bytes
+- ``output/_langid.pxi``    the metadata's language from the text: langid.py's byte n-gram Naive Bayes
 """
 cimport numpy as cnp
 import numpy as np
@@ -50,6 +51,7 @@ include "methods/vsse/_kernels.pxi"
 include "output/_markdown.pxi"
 include "output/_meta.pxi"
 include "core/_sniff.pxi"
+include "output/_langid.pxi"
 
 _calibrate()
 _tg_calibrate()

@@ -881,6 +881,75 @@ def test_detected_languages_agree_with_the_markup_of_real_pages():
     assert answered >= 10 and agree >= 0.95 * answered
 
 
+def test_the_compiled_classifier_gives_py3langids_answers():
+    # the compiled walk (_core.langid_classify) against py3langid's own classify on the texts of
+    # the shipped bench corpus (their first TEXT_CHARS characters, several languages), upper case,
+    # text without language and lone surrogates: the same language and nearly the same
+    # probability (float32 sums in another order)
+    pytest.importorskip("py3langid")
+    from fastx.bench import load_corpus
+    from fastx.output import language
+    ident = language._identifier()
+    assert language._state["compiled"] is not None
+    texts = [fastx.extract(p.html).text for p in load_corpus().pages]
+    texts += ["", "x", "12345 67890 2024", "LE MARCHÉ DU SAMEDI MATIN", "caf\u00e9 caf\u0065\u0301",
+              "\ud800 lone", "Москва — столица России", "東京は日本の首都です。"]
+    for text in texts:
+        text = text[:language.TEXT_CHARS]
+        want, got = ident.classify(text), language._classify(ident, text)
+        assert got[0] == want[0] and abs(got[1] - want[1]) < 1e-3, (text[:40], want, got)
+    assert language.detect_language(FRENCH) == "fr"
+
+
+def test_the_compiled_classifier_on_a_small_random_model():
+    # an automaton of 40 states over 3 rows, 12 features, 5 labels (one twice): the compiled
+    # walk and sum against py3langid's over random bytes; a model whose moves, rows or outputs
+    # point past its arrays is refused (no walk could then read past them)
+    pytest.importorskip("py3langid")
+    from array import array
+
+    import numpy as np
+    from py3langid.langid import LanguageIdentifier
+
+    from fastx.output import language
+    rng = np.random.default_rng(7)
+    nextmove = array("I", rng.integers(0, 40, 3 * 256).tolist())
+    row = array("H", rng.integers(0, 3, 40).tolist())
+    output = [int(v) if v < 12 else -1 for v in rng.integers(0, 20, 40)]
+    ptc = np.log(rng.uniform(0.01, 1, (12, 5))).astype(np.float16)
+    pc = np.log(rng.uniform(0.1, 1, 5)).astype(np.float32)
+    ident = LanguageIdentifier(ptc, pc, ["en", "fr", "de", "sr", "sr"], nextmove, output,
+                               norm_probs=True, tk_row=row)
+    model = language._compiled_model(ident)
+    assert model is not None and model[6].tolist() == [[3, 4]]
+    for n in (0, 1, 7, 100, 3000):
+        data = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        best, confidence = _core.langid_classify(data, *model[:7])
+        want = ident.classify(data)
+        assert model[7][best] == want[0] and abs(confidence - want[1]) < 1e-5
+    for name, bad in (("tk_nextmove", array("I", [40] + list(nextmove)[1:])),
+                      ("tk_row", array("H", [3] + list(row)[1:])),
+                      ("tk_output", [12] + output[1:])):
+        broken = LanguageIdentifier(ptc, pc, ["en", "fr", "de", "sr", "sr"], nextmove, output,
+                                    norm_probs=True, tk_row=row)
+        setattr(broken, name, bad)
+        assert language._compiled_model(broken) is None, name
+
+
+def test_a_model_laid_out_otherwise_is_classified_by_py3langid(monkeypatch):
+    pytest.importorskip("py3langid")
+    from fastx.output import language
+    ident = language._identifier()
+
+    class Other:                       # another layout: no automaton arrays where 0.4 has them
+        nb_ptc, nb_pc, nb_classes = ident.nb_ptc, ident.nb_pc, ident.nb_classes
+        tk_nextmove = list(range(4))
+    assert language._compiled_model(Other()) is None
+    monkeypatch.setitem(language._state, "compiled", None)
+    assert language._classify(ident, FRENCH) == ident.classify(FRENCH)
+    assert language.detect_language(FRENCH) == "fr"
+
+
 @pytest.mark.parametrize("value", ["utf-8", "UTF-8", "ISO-8859-1", "EUC-KR", "us-ascii"])
 def test_a_character_encoding_is_no_language(value):
     # <meta http-equiv="Content-Language" content="utf-8"> (a Chinese news site's template)
