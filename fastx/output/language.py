@@ -13,7 +13,7 @@ download). Its probabilities are normalized over the languages (py3langid's ``no
 scores scaled by 1/sqrt(bytes) so that they stay calibrated across text lengths); an answer below
 `MIN_CONFIDENCE` is no answer, as is "zxx" (no linguistic content).
 
-The classifier runs compiled (``_core.langid_classify``, output/_langid.pxi): one walk of
+The classifier runs compiled (``_core.LangidModel``, output/_langid.pxi): one walk of
 py3langid's byte automaton and the sum over the features found, float32 as py3langid sums;
 py3langid's own ``classify`` walks the bytes in Python (0.26 ms for 600 characters, as much as
 a page's parse).  A model whose arrays are not laid out as py3langid 0.4 lays them out is
@@ -40,9 +40,9 @@ _state: dict = {}               # "identifier": the loaded classifier, or None w
 
 
 def _identifier():
-    """py3langid's classifier with normalized probabilities, loaded once, and its arrays for the
-    compiled walk (_compiled_model; None where they are not laid out as expected); None when
-    the extra is not installed."""
+    """py3langid's classifier with normalized probabilities, loaded once, and the compiled one
+    over its model (_compiled_model; None where the model is not laid out as expected); None
+    when the extra is not installed."""
     if "identifier" not in _state:
         try:
             from py3langid.langid import MODEL_FILE, LanguageIdentifier
@@ -56,37 +56,25 @@ def _identifier():
 
 
 def _compiled_model(ident):
-    """(nextmove, row, output, ptc bits, pc, h2f, aliases, classes) of py3langid 0.4's model,
-    checked so that no walk of any bytes reads past them: every state's row and every move in
-    range, every output a feature row of ptc; None when the model is laid out otherwise."""
+    """(the compiled classifier, its labels) over py3langid 0.4's model (``_core.LangidModel``,
+    which checks every bound of the arrays); None when the model is laid out otherwise."""
     try:
-        nextmove = np.frombuffer(ident.tk_nextmove, dtype=np.uint32) \
-            if getattr(ident.tk_nextmove, "typecode", "") == "I" else None
-        row = np.frombuffer(ident.tk_row, dtype=np.uint16) \
-            if getattr(ident.tk_row, "typecode", "") == "H" else None
-        output = np.asarray(ident.tk_output, dtype=np.int64)
-        ptc = np.ascontiguousarray(ident.nb_ptc)
-        pc = np.ascontiguousarray(ident.nb_pc, dtype=np.float32)
+        if getattr(ident.tk_nextmove, "typecode", "") != "I" or getattr(ident.tk_row, "typecode", "") != "H":
+            return None
         classes = list(ident.nb_classes)
-    except (AttributeError, TypeError, ValueError):
+        first, aliases = {}, []
+        for i, c in enumerate(classes):            # labels that appear twice (srl -> sr)
+            if c in first:
+                aliases.append((first[c], i))
+            else:
+                first[c] = i
+        model = _core.LangidModel(ident.tk_nextmove, ident.tk_row, ident.tk_output, ident.nb_ptc,
+                                  ident.nb_pc, np.array(aliases, dtype=np.int32).reshape(-1, 2))
+    except (AttributeError, TypeError, ValueError, OverflowError):
         return None
-    if nextmove is None or row is None or ptc.dtype != np.float16 or ptc.ndim != 2:
+    if len(classes) != len(ident.nb_pc):
         return None
-    n_states, n_feat, n_classes = len(row), ptc.shape[0], ptc.shape[1]
-    if not (n_states and output.shape == (n_states,) and len(nextmove) % 256 == 0
-            and int(row.max()) < len(nextmove) // 256 and int(nextmove.max()) < n_states
-            and int(output.max()) < n_feat and int(output.min()) >= -1
-            and pc.shape == (n_classes,) and len(classes) == n_classes):
-        return None
-    first, aliases = {}, []
-    for i, c in enumerate(classes):            # labels that appear twice (srl -> sr)
-        if c in first:
-            aliases.append((first[c], i))
-        else:
-            first[c] = i
-    h2f = np.arange(65536, dtype=np.uint16).view(np.float16).astype(np.float32)
-    return (nextmove, row, output.astype(np.int32), ptc.view(np.uint16), pc, h2f,
-            np.array(aliases, dtype=np.int32).reshape(-1, 2), classes)
+    return model, classes
 
 
 def _classify(ident, text: str) -> tuple[str, float]:
@@ -99,8 +87,8 @@ def _classify(ident, text: str) -> tuple[str, float]:
     if text.isupper():
         text = text.lower()
     data = unicodedata.normalize("NFC", text).encode("utf-8", "surrogatepass")
-    best, confidence = _core.langid_classify(data, *model[:7])
-    return model[7][best], confidence
+    best, confidence = model[0].classify(data)
+    return model[1][best], confidence
 
 
 def available() -> bool:

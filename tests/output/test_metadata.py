@@ -918,22 +918,29 @@ def test_the_compiled_classifier_on_a_small_random_model():
     output = [int(v) if v < 12 else -1 for v in rng.integers(0, 20, 40)]
     ptc = np.log(rng.uniform(0.01, 1, (12, 5))).astype(np.float16)
     pc = np.log(rng.uniform(0.1, 1, 5)).astype(np.float32)
-    ident = LanguageIdentifier(ptc, pc, ["en", "fr", "de", "sr", "sr"], nextmove, output,
-                               norm_probs=True, tk_row=row)
+    labels = ["en", "fr", "de", "sr", "sr"]
+    ident = LanguageIdentifier(ptc, pc, labels, nextmove, output, norm_probs=True, tk_row=row)
     model = language._compiled_model(ident)
-    assert model is not None and model[6].tolist() == [[3, 4]]
+    assert model is not None and model[1] == labels
     for n in (0, 1, 7, 100, 3000):
         data = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
-        best, confidence = _core.langid_classify(data, *model[:7])
+        best, confidence = model[0].classify(data)
         want = ident.classify(data)
-        assert model[7][best] == want[0] and abs(confidence - want[1]) < 1e-5
-    for name, bad in (("tk_nextmove", array("I", [40] + list(nextmove)[1:])),
-                      ("tk_row", array("H", [3] + list(row)[1:])),
-                      ("tk_output", [12] + output[1:])):
-        broken = LanguageIdentifier(ptc, pc, ["en", "fr", "de", "sr", "sr"], nextmove, output,
-                                    norm_probs=True, tk_row=row)
-        setattr(broken, name, bad)
-        assert language._compiled_model(broken) is None, name
+        assert labels[best] == want[0] and abs(confidence - want[1]) < 1e-5
+    aliases = np.array([[3, 4]], dtype=np.int32)
+    for what, args in (("nextmove", (array("I", [40] + list(nextmove)[1:]), row, output, ptc, pc, aliases)),
+                       ("row", (nextmove, array("H", [3] + list(row)[1:]), output, ptc, pc, aliases)),
+                       ("output", (nextmove, row, [12] + output[1:], ptc, pc, aliases)),
+                       ("output", (nextmove, row, output[1:], ptc, pc, aliases)),
+                       ("nextmove", (array("I", list(nextmove)[1:]), row, output, ptc, pc, aliases)),
+                       ("pc", (nextmove, row, output, ptc, pc[1:], aliases)),
+                       ("aliases", (nextmove, row, output, ptc, pc, np.array([[3, 5]], dtype=np.int32))),
+                       ("ptc", (nextmove, row, output, ptc.astype(np.float32), pc, aliases))):
+        with pytest.raises(ValueError, match=what):
+            _core.LangidModel(*args)
+    broken = LanguageIdentifier(ptc, pc, labels, nextmove, output, norm_probs=True, tk_row=row)
+    broken.tk_output = [12] + output[1:]
+    assert language._compiled_model(broken) is None
 
 
 def test_a_model_laid_out_otherwise_is_classified_by_py3langid(monkeypatch):
