@@ -235,6 +235,34 @@ def test_workers_get_the_memory_cap_by_default(tmp_path):
     assert int(out.read_text()) == resource.RLIM_INFINITY
 
 
+def _report_env(path, names):
+    import os
+    with open(path, "w") as f:
+        f.write("\n".join(f"{k}={os.environ.get(k)}" for k in names))
+
+
+def test_workers_start_with_one_thread_and_the_malloc_thresholds(tmp_path, monkeypatch):
+    # the worker's environment (batch._WORKER_ENV): one BLAS/OpenMP thread, glibc's mmap and trim
+    # thresholds fixed; a variable the caller set is kept; the caller's environment is restored
+    import os
+
+    from fastx.pipeline import batch
+    names = sorted(batch._WORKER_ENV)
+    assert batch._WORKER_ENV["MALLOC_MMAP_THRESHOLD_"] == "1048576"
+    assert batch._WORKER_ENV["MALLOC_TRIM_THRESHOLD_"] == "4194304"
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    for k in names:
+        if k != "OMP_NUM_THREADS":
+            monkeypatch.delenv(k, raising=False)
+    out = tmp_path / "env"
+    recs = list(extract_many([PAGE.format(t="a")], jobs=1, method="cetd", start_method="spawn",
+                             initializer=_report_env, initargs=(str(out), names)))
+    assert recs[0]["error"] is None
+    got = dict(line.split("=", 1) for line in out.read_text().splitlines())
+    assert got == {k: ("3" if k == "OMP_NUM_THREADS" else batch._WORKER_ENV[k]) for k in names}
+    assert os.environ.get("OMP_NUM_THREADS") == "3" and "MALLOC_TRIM_THRESHOLD_" not in os.environ
+
+
 def test_cli_memory_limit_option():
     args = cli.build_parser().parse_args(["extract", "x.html", "--memory-limit", "1500"])
     assert args.memory_limit == 1500
