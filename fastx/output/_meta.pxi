@@ -676,9 +676,11 @@ def meta_scan(Doc doc):
                         # _META_LABEL_NODES nodes before it (the words next to the date: "... and
                         # is valid through 01/23/2026")
                         up = docv.parent[i]
-                        out.append((10, _meta_doc_span_text(doc, max(up + 1, i - _META_LABEL_NODES), i, _META_TEXT_MAX)
-                                    [-_META_LABEL_MAX:] if 0 <= up < i - 1
-                                    else "", (<const char *>docv.text_buf + docv.text_off[i])[:tlen].decode(
+                        key = ""
+                        if 0 <= up < i - 1:
+                            key = _meta_doc_span_text(doc, max(up + 1, i - _META_LABEL_NODES), i, _META_TEXT_MAX)
+                            key = key[max(0, len(key) - _META_LABEL_MAX):]
+                        out.append((10, key, (<const char *>docv.text_buf + docv.text_off[i])[:tlen].decode(
                                     "utf-8", "replace"), order))
                         n_years += 1
                 elif bl and n_texts < _META_MAX_TEXTS:
