@@ -36,7 +36,8 @@ TEXT_CHARS = 600
 MIN_CONFIDENCE = 0.8
 _NO_LANGUAGE = "zxx"            # ISO 639-2: no linguistic content (numbers, code)
 
-_state: dict = {}               # "identifier": the loaded classifier, or None without py3langid
+# "identifier": py3langid's classifier (None without py3langid); "compiled": _compiled_model's answer
+_state: dict = {}
 
 
 def _identifier():
