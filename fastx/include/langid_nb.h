@@ -10,8 +10,9 @@
 
    The model's arrays as py3langid 0.4 holds them: nextmove (uint32, 256 per row), row (uint16,
    the row of each state), output (the feature a state completes, -1 for none), ptc (n_features
-   x n_classes, float16 as its bits: log P(f | L)), pc (float32: log P(L)).  fastx.output.language
-   checks their shapes and bounds once, at load; nothing here reads past them then.
+   x n_classes, float16 as its bits: log P(f | L)), pc (float32: log P(L)).  _core.LangidModel
+   (output/_langid.pxi) checks their shapes and bounds once, when it is built; nothing here reads
+   past them then.
    Compiled into fastx._core through output/_langid.pxi; plain C, no Python. */
 #ifndef FX_LANGID_NB_H
 #define FX_LANGID_NB_H
