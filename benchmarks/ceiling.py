@@ -69,13 +69,10 @@ def installed(cmp, names):
 def gold_type_text(html: bytes, meta: dict) -> str:
     """`default`'s text with its page-type probabilities replaced by the gold type (one-hot)."""
     import fastx
-    from fastx.methods.default import default
     from fastx.methods.default.page_type import PAGE_TYPES
     onehot = np.zeros(len(PAGE_TYPES), dtype=np.float32)
     onehot[PAGE_TYPES.index(meta["type"])] = 1.0
-    doc = fastx.parse(html, url=meta.get("url"))
-    keep = default(doc, page_types=lambda d, row: onehot)
-    return doc.render_text(np.ascontiguousarray(keep, dtype=np.uint8))
+    return fastx.extract(html, url=meta.get("url"), page_types=lambda d, row: onehot).text
 
 
 def score(cmp, pages, extractors: dict, gold_type: bool) -> list[dict]:

@@ -82,6 +82,12 @@ def parse_available():
     return _TG_STATE["available"]
 
 
+cdef void *_parser_document(parser):
+    """The lexbor document behind a selectolax parser whose tree has its root (a new or a just
+    parsed one; a kept one's emptied tree has none: the pool keeps its document beside it)."""
+    return (<fx_node *><uintptr_t>parser.root.mem_id).owner_document
+
+
 def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=GUARD_MAX_FORMATTING,
                   int max_attrs=GUARD_MAX_ATTRS, object max_reconstructed=None,
                   Py_ssize_t max_fostered=GUARD_MAX_FOSTERED, object stats=False,
@@ -133,7 +139,7 @@ def parse_guarded(bytes data, int max_depth=GUARD_MAX_DEPTH, int max_formatting=
         doc = <void *><uintptr_t>kept
     else:
         parser = _TG_STATE["parser_class"](b"", options=TG_OPTIONS)
-        doc = (<fx_node *><uintptr_t>parser.root.mem_id).owner_document
+        doc = _parser_document(parser)
     with nogil:
         st = fx_tg_parse(doc, s, n, &g)
     if st == 2:                                  # LXB_STATUS_ERROR_MEMORY_ALLOCATION
@@ -185,7 +191,7 @@ def _tg_calibrate():
     _POOL_REFS = _pool_refs(holder)
     del holder
     learner = LexborHTMLParser(b"", options=TG_OPTIONS)
-    fx_tg_learn((<fx_node *><uintptr_t>learner.root.mem_id).owner_document)
+    fx_tg_learn(_parser_document(learner))
     _TG_STATE["available"] = True
     try:
         for page in (_TG_CALIBRATION.encode(), _CALIBRATION.format(body="<p>x<b>y</b></p>").encode()):
@@ -200,6 +206,6 @@ def name_table_sizes(parser):
     """Bucket counts of a parsed document's name tables (tags, attributes,
     prefixes, namespaces): 128 each from lexbor, more after `parse_guarded`
     of a large page."""
-    cdef fx_dom_document *d = <fx_dom_document *>(<fx_node *><uintptr_t>parser.root.mem_id).owner_document
+    cdef fx_dom_document *d = <fx_dom_document *>_parser_document(parser)
     return ((<fx_hash *>d.tags).table_size, (<fx_hash *>d.attrs).table_size,
             (<fx_hash *>d.prefix).table_size, (<fx_hash *>d.ns).table_size)

@@ -56,17 +56,16 @@ static ptrdiff_t fx_nb_visit(const uint32_t *nextmove, const uint16_t *row, cons
     return k;
 }
 
-/* acc[c] += w * ptc[f][c] for the k features (float32, feature after feature, a product then a
-   sum: the same bits on every path), the float16 weights read through h2f (their 65,536
-   values) */
-static void fx_nb_sum_scalar(const uint16_t *ptc, size_t C, const int32_t *feat, const uint32_t *count,
-                             size_t k, const float *h2f, float *acc) {
+/* acc[c] += w[i] * ptc[feat[i]][c] for the k features and the classes c0 <= c < c1 of the C
+   (float32, feature after feature, a product then a sum: the same bits on every path), the
+   float16 weights read through h2f (their 65,536 values) */
+static void fx_nb_sum_scalar(const uint16_t *ptc, size_t C, size_t c0, size_t c1, const int32_t *feat,
+                             const float *w, size_t k, const float *h2f, float *acc) {
     size_t i, c;
     for (i = 0; i < k; i++) {
         const uint16_t *r = ptc + (size_t)feat[i] * C;
-        float w = log1pf((float)count[i]);
-        for (c = 0; c < C; c++) {
-            float p = w * h2f[r[c]];
+        for (c = c0; c < c1; c++) {
+            float p = w[i] * h2f[r[c]];
             acc[c] = acc[c] + p;
         }
     }
@@ -75,24 +74,21 @@ static void fx_nb_sum_scalar(const uint16_t *ptc, size_t C, const int32_t *feat,
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(FX_NO_AVX2)
 #include <immintrin.h>
 #define FX_NB_F16C 1
-/* the same sums, eight classes at a time: the float16 weights converted by the CPU (F16C) */
+/* the same sums, eight classes at a time: the float16 weights converted by the CPU (F16C); the
+   classes past the last eight by fx_nb_sum_scalar */
 __attribute__((target("avx,f16c")))
-static void fx_nb_sum_f16c(const uint16_t *ptc, size_t C, const int32_t *feat, const uint32_t *count,
+static void fx_nb_sum_f16c(const uint16_t *ptc, size_t C, const int32_t *feat, const float *w,
                            size_t k, const float *h2f, float *acc) {
     size_t i, c, C8 = C & ~(size_t)7;
     for (i = 0; i < k; i++) {
         const uint16_t *r = ptc + (size_t)feat[i] * C;
-        float w = log1pf((float)count[i]);
-        __m256 wv = _mm256_set1_ps(w);
+        __m256 wv = _mm256_set1_ps(w[i]);
         for (c = 0; c < C8; c += 8) {
             __m256 p = _mm256_mul_ps(wv, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(r + c))));
             _mm256_storeu_ps(acc + c, _mm256_add_ps(_mm256_loadu_ps(acc + c), p));
         }
-        for (; c < C; c++) {
-            float p = w * h2f[r[c]];
-            acc[c] = acc[c] + p;
-        }
     }
+    fx_nb_sum_scalar(ptc, C, C8, C, feat, w, k, h2f, acc);
 }
 
 static int fx_nb_f16c_usable(void) {
@@ -101,23 +97,26 @@ static int fx_nb_f16c_usable(void) {
 }
 #else
 static int fx_nb_f16c_usable(void) { return 0; }
-#define fx_nb_sum_f16c fx_nb_sum_scalar
 #endif
 
 /* The class with the highest probability and that probability, over the C classes; `aliases`
-   holds n_alias (first, duplicate) column pairs.  `nbytes` is the text's length in bytes,
-   `scores` C floats of scratch.  k = 0 (no feature): every score 0, the uniform distribution
-   (py3langid's answer without evidence). */
+   holds n_alias (first, duplicate) column pairs.  `nbytes` is the text's length in bytes; `w` k
+   floats and `scores` C floats of scratch.  k = 0 (no feature): every score 0, the uniform
+   distribution (py3langid's answer without evidence). */
 static int32_t fx_nb_decide(const uint16_t *ptc, const float *pc, size_t C, const int32_t *feat,
                             const uint32_t *count, size_t k, const float *h2f, const int32_t *aliases,
-                            size_t n_alias, size_t nbytes, int f16c, float *scores, float *conf) {
+                            size_t n_alias, size_t nbytes, int f16c, float *w, float *scores, float *conf) {
     size_t c;
     float scale = (float)(1.0 / sqrt((double)(nbytes ? nbytes : 1))), top, sum = 0.0f;
     int32_t best = 0;
     memset(scores, 0, C * sizeof(float));
     if (k > 0) {
-        if (f16c) fx_nb_sum_f16c(ptc, C, feat, count, k, h2f, scores);
-        else fx_nb_sum_scalar(ptc, C, feat, count, k, h2f, scores);
+        for (c = 0; c < k; c++) w[c] = log1pf((float)count[c]);     /* each feature's weight, once */
+#ifdef FX_NB_F16C
+        if (f16c) fx_nb_sum_f16c(ptc, C, feat, w, k, h2f, scores);
+        else
+#endif
+        fx_nb_sum_scalar(ptc, C, 0, C, feat, w, k, h2f, scores);
         for (c = 0; c < C; c++) scores[c] = scores[c] + pc[c];
     }
     top = scores[0] * scale;

@@ -8,7 +8,7 @@ cdef extern from "langid_nb.h":
                           const unsigned char *s, size_t n, int32_t *feat, uint32_t *count) nogil
     int32_t fx_nb_decide(const uint16_t *ptc, const float *pc, size_t C, const int32_t *feat,
                          const uint32_t *count, size_t k, const float *h2f, const int32_t *aliases,
-                         size_t n_alias, size_t nbytes, int f16c, float *scores, float *conf) nogil
+                         size_t n_alias, size_t nbytes, int f16c, float *w, float *scores, float *conf) nogil
     int fx_nb_f16c_usable() nogil
 
 cdef int _langid_f16c = fx_nb_f16c_usable()
@@ -72,6 +72,7 @@ cdef class LangidModel:
         cdef const unsigned char *s = text
         cdef int32_t *feat
         cdef uint32_t *count
+        cdef float *w
         cdef float *scores
         cdef float conf = 0
         cdef int32_t best = 0
@@ -81,19 +82,21 @@ cdef class LangidModel:
             raise ValueError(f"LangidModel.classify: {n:,} bytes exceed {_LANGID_MAX_BYTES:,}")
         feat = <int32_t *>malloc((n + 1) * sizeof(int32_t))
         count = <uint32_t *>malloc((n + 1) * sizeof(uint32_t))
+        w = <float *>malloc((n + 1) * sizeof(float))
         scores = <float *>malloc(C * sizeof(float))
         try:
-            if feat == NULL or count == NULL or scores == NULL:
+            if feat == NULL or count == NULL or w == NULL or scores == NULL:
                 raise MemoryError()
             with nogil:
                 k = fx_nb_visit(&self.nextmove[0], &self.row[0], &self.output[0], s, <size_t>n, feat, count)
                 if k >= 0:
                     best = fx_nb_decide(&self.ptc[0, 0], &self.pc[0], C, feat, count, <size_t>k, &self.h2f[0],
-                                        al, n_alias, <size_t>n, _langid_f16c, scores, &conf)
+                                        al, n_alias, <size_t>n, _langid_f16c, w, scores, &conf)
             if k < 0:
                 raise MemoryError()
             return best, conf
         finally:
             free(feat)
             free(count)
+            free(w)
             free(scores)

@@ -24,8 +24,6 @@ benchmarks/language_eval.py).  Without py3langid installed the answer is None.
 """
 from __future__ import annotations
 
-import unicodedata
-
 import numpy as np
 
 from .. import _core
@@ -58,9 +56,11 @@ def _identifier():
 
 def _compiled_model(ident):
     """(the compiled classifier, its labels) over py3langid 0.4's model (``_core.LangidModel``,
-    which checks every bound of the arrays); None when the model is laid out otherwise."""
+    which checks every bound of the arrays); None when the model is laid out otherwise or the
+    identifier has no ``_encode`` (how 0.4 makes a text's bytes)."""
     try:
-        if getattr(ident.tk_nextmove, "typecode", "") != "I" or getattr(ident.tk_row, "typecode", "") != "H":
+        if getattr(ident.tk_nextmove, "typecode", "") != "I" or getattr(ident.tk_row, "typecode", "") != "H" \
+                or not callable(getattr(ident, "_encode", None)):
             return None
         classes = list(ident.nb_classes)
         first, aliases = {}, []
@@ -80,15 +80,12 @@ def _compiled_model(ident):
 
 def _classify(ident, text: str) -> tuple[str, float]:
     """(language, probability) of `text`: the compiled walk where the model allows it, else
-    py3langid's; the text prepared as py3langid prepares it (lower-cased when all upper case,
-    NFC, UTF-8)."""
+    py3langid's; the text's bytes are py3langid's own (its ``_encode``: lower-cased when all upper
+    case, NFC, UTF-8)."""
     model = _state.get("compiled")
     if model is None:
         return ident.classify(text)
-    if text.isupper():
-        text = text.lower()
-    data = unicodedata.normalize("NFC", text).encode("utf-8", "surrogatepass")
-    best, confidence = model[0].classify(data)
+    best, confidence = model[0].classify(ident._encode(text))
     return model[1][best], confidence
 
 

@@ -1991,13 +1991,23 @@ def default_features(Doc d):
 
 # ---------------------------------------------------------------- tree ensemble
 
+cdef inline Py_ssize_t _gbt_leaf(const float *x, int depth, const int32_t *f, const float *th) noexcept nogil:
+    """The index among its leaves of the leaf row x reaches in one complete tree (its nodes
+    `f`/`th` breadth first): depth steps of k = 2k + 1 + (x[f[k]] > th[k]), then k - inner."""
+    cdef Py_ssize_t k = 0
+    cdef int d
+    for d in range(depth):
+        k = 2 * k + 1 + (x[f[k]] > th[k])
+    return k - ((1 << depth) - 1)
+
+
 cdef inline void _gbt_tree(const float *X, Py_ssize_t F, const int32_t *rows, Py_ssize_t na, int depth,
                            const int32_t *f, const float *th, const float *lv, double *out) noexcept nogil:
     """Add one complete tree's leaf value to out[r] for the rows listed in `rows`.
 
     Branch-free walk: depth steps of k = 2k + 1 + (x > thr); eight rows at a
-    time, so that their independent walks overlap in the pipeline."""
-    cdef Py_ssize_t a = 0, inner = (1 << depth) - 1, k
+    time, so that their independent walks overlap in the pipeline (the rest one by one: _gbt_leaf)."""
+    cdef Py_ssize_t a = 0, inner = (1 << depth) - 1
     cdef Py_ssize_t k0, k1, k2, k3, k4, k5, k6, k7
     cdef const float *x0
     cdef const float *x1
@@ -2037,11 +2047,7 @@ cdef inline void _gbt_tree(const float *X, Py_ssize_t F, const int32_t *rows, Py
         out[rows[a + 7]] += lv[k7 - inner]
         a += 8
     while a < na:
-        x0 = X + rows[a] * F
-        k = 0
-        for d in range(depth):
-            k = 2 * k + 1 + (x0[f[k]] > th[k])
-        out[rows[a]] += lv[k - inner]
+        out[rows[a]] += lv[_gbt_leaf(X + rows[a] * F, depth, f, th)]
         a += 1
 
 
@@ -2074,15 +2080,13 @@ cdef void _gbt_rows_walk(const float *X, Py_ssize_t F, const int32_t *rows, Py_s
                          Py_ssize_t t1, double *out) noexcept nogil:
     """Add trees t0..t1-1 to out[r] for the rows listed, fewer than eight (what _gbt_tree walks one
     at a time, tree by tree): each row goes through the trees four at a time (_gbt_walk4); the
-    leaves are added one by one in tree order (the same sums, bit for bit)."""
-    cdef Py_ssize_t inner = (1 << depth) - 1, a, t, k0
+    leaves are added one by one in tree order (the same sums, bit for bit); the trees past the last
+    four, one at a time (_gbt_leaf)."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, a, t
     cdef Py_ssize_t at[4]
     cdef const float *x
-    cdef const int32_t *f0
-    cdef const float *h0
     cdef const float *lf
     cdef double z
-    cdef int d
     for a in range(na):
         x = X + rows[a] * F
         z = out[rows[a]]
@@ -2096,12 +2100,7 @@ cdef void _gbt_rows_walk(const float *X, Py_ssize_t F, const int32_t *rows, Py_s
             z += lf[at[3]]
             t += 4
         while t < t1:
-            f0 = feat + t * inner
-            h0 = thr + t * inner
-            k0 = 0
-            for d in range(depth):
-                k0 = 2 * k0 + 1 + (x[f0[k0]] > h0[k0])
-            z += leaf[t * (inner + 1) + k0 - inner]
+            z += leaf[t * (inner + 1) + _gbt_leaf(x, depth, feat + t * inner, thr + t * inner)]
             t += 1
         out[rows[a]] = z
 
@@ -2465,10 +2464,7 @@ cdef double _gbt_row_sum(const float *x, int depth, const int32_t *feat, const f
         leaf += 2 * (inner + 1)
         t += 2
     if t < nt:
-        k0 = 0
-        for d in range(depth):
-            k0 = 2 * k0 + 1 + (x[feat[k0]] > thr[k0])
-        z += leaf[k0 - inner]
+        z += leaf[_gbt_leaf(x, depth, feat, thr)]
     return z
 
 
