@@ -1665,8 +1665,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
     cdef uint8_t *kp
     cdef _GbtKeepState ks
     cdef _GbtMemo memo
-    memo.xm = memo.rep = NULL          # freed in any case (_gbt_memo_free)
-    memo.zm = NULL
+    memo.rep = NULL          # freed in any case (_gbt_memo_free)
     memo.src = NULL
     cdef Py_ssize_t nb, b0, bm
     cdef int32_t *units_out
@@ -2118,6 +2117,53 @@ cdef extern from "gbt_avx2.h":
 cdef bint _gbt_avx2 = fx_gbt_avx2_usable() != 0     # _gbt_tree's rows eight at a time (gbt_avx2.h)
 
 
+cdef void _gbt_ensemble_rows(const float *X, Py_ssize_t F, int32_t *rows, Py_ssize_t na, int depth,
+                             const int32_t *feat, const float *thr, const float *leaf, Py_ssize_t nt,
+                             const int32_t *exit_at, const float *exit_margin, Py_ssize_t nexit, double cut,
+                             double cut2, double *out) noexcept nogil:
+    """out[r] += the sum of the trees' leaves for the rows r listed in rows[0..na) (each under
+    _GBT_BLOCK: rows of X; early exit: see gbt_predict).  `rows` is overwritten (the rows still
+    walking).
+
+    Where the CPU has AVX2, trees of depth 4-6 walk the rows eight at a time
+    (fx_gbt_tree_avx2, the same walk and the same sums as _gbt_tree), else _gbt_tree does; the
+    last few rows (fewer than eight) go row by row through the trees up to the next early exit,
+    four trees at a time (_gbt_rows_walk: the same sums)."""
+    cdef Py_ssize_t inner = (1 << depth) - 1, t = 0, t1, a, j, c = 0, cc, n8
+    cdef size_t done
+    cdef bint vec = _gbt_avx2 and 4 <= depth <= 6 and F < <Py_ssize_t>(0x7FFFFFFF // _GBT_BLOCK)
+    cdef double v, e
+    while t < nt and na > 0:
+        # the trees up to the next early exit: rows eight at a time tree by tree, then the
+        # rest (fewer than eight) row by row through those trees (_gbt_rows_walk)
+        t1 = nt
+        cc = c
+        while cc < nexit and exit_at[cc] <= t:
+            cc += 1
+        if cc < nexit and exit_at[cc] < t1:
+            t1 = exit_at[cc]
+        n8 = na - na % 8
+        if n8 > 0:
+            for j in range(t, t1):
+                done = fx_gbt_tree_avx2(X, F, 0, rows, n8, depth, feat + j * inner, thr + j * inner,
+                                        leaf + j * (inner + 1), out) if vec else 0
+                _gbt_tree(X, F, rows + done, n8 - done, depth, feat + j * inner, thr + j * inner,
+                          leaf + j * (inner + 1), out)
+        _gbt_rows_walk(X, F, rows + n8, na - n8, depth, feat, thr, leaf, t, t1, out)
+        t = t1
+        while c < nexit and exit_at[c] <= t:
+            if exit_at[c] == t:
+                j = 0
+                e = exit_margin[c]
+                for a in range(na):
+                    v = out[rows[a]]
+                    if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e):
+                        rows[j] = rows[a]        # still near a decision threshold: continue
+                        j += 1
+                na = j
+            c += 1
+
+
 cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, const int32_t *feat,
                         const float *thr, const float *leaf, Py_ssize_t nt, const int32_t *exit_at,
                         const float *exit_margin, Py_ssize_t nexit, double cut, double cut2, double *out,
@@ -2125,57 +2171,18 @@ cdef void _gbt_ensemble(const float *X, Py_ssize_t m, Py_ssize_t F, int depth, c
     """out[r] = sum of the trees' leaves for every row (early exit: see gbt_predict).
     `rows` is scratch space for min(m, _GBT_BLOCK) row indices; out must hold m zeros (or a base).
 
-    Rows go through all the trees in blocks of _GBT_BLOCK: a block of X stays in
-    the cache while every tree reads it, where one tree at a time over all rows
+    Rows go through all the trees in blocks of _GBT_BLOCK (_gbt_ensemble_rows): a block of X
+    stays in the cache while every tree reads it, where one tree at a time over all rows
     would read the whole matrix from memory once per tree (a 20 MB page has
     ~150 MB of features). A row's sum and its early exit depend on that row
-    alone, so the result is the same as one pass over all rows.
-
-    Where the CPU has AVX2, trees of depth 4-6 walk a block's rows eight at a time
-    (fx_gbt_tree_avx2, the same walk and the same sums as _gbt_tree), else _gbt_tree does; the
-    last few rows (fewer than eight) go row by row through the trees up to the next early exit,
-    four trees at a time (_gbt_rows_walk: the same sums)."""
-    cdef Py_ssize_t inner = (1 << depth) - 1, t, t1, a, j, c, cc, na, n8, b0 = 0, bm
-    cdef size_t done
-    cdef bint vec = _gbt_avx2 and 4 <= depth <= 6 and F < <Py_ssize_t>(0x7FFFFFFF // _GBT_BLOCK)
-    cdef double v, e
+    alone, so the result is the same as one pass over all rows."""
+    cdef Py_ssize_t a, b0 = 0, bm
     while b0 < m:
         bm = min(m - b0, <Py_ssize_t>_GBT_BLOCK)
         for a in range(bm):
-            rows[a] = <int32_t>(b0 + a)
-        na = bm
-        c = 0
-        t = 0
-        while t < nt:
-            # the trees up to the next early exit: rows eight at a time tree by tree, then the
-            # rest (fewer than eight) row by row through those trees (_gbt_rows_walk)
-            t1 = nt
-            cc = c
-            while cc < nexit and exit_at[cc] <= t:
-                cc += 1
-            if cc < nexit and exit_at[cc] < t1:
-                t1 = exit_at[cc]
-            n8 = na - na % 8
-            for j in range(t, t1):
-                done = fx_gbt_tree_avx2(X + b0 * F, F, b0, rows, n8, depth, feat + j * inner, thr + j * inner,
-                                        leaf + j * (inner + 1), out) if vec else 0
-                _gbt_tree(X, F, rows + done, n8 - done, depth, feat + j * inner, thr + j * inner,
-                          leaf + j * (inner + 1), out)
-            _gbt_rows_walk(X, F, rows + n8, na - n8, depth, feat, thr, leaf, t, t1, out)
-            t = t1
-            while c < nexit and exit_at[c] <= t:
-                if exit_at[c] == t:
-                    j = 0
-                    e = exit_margin[c]
-                    for a in range(na):
-                        v = out[rows[a]]
-                        if (v - cut <= e and cut - v <= e) or (v - cut2 <= e and cut2 - v <= e):
-                            rows[j] = rows[a]        # still near a decision threshold: continue
-                            j += 1
-                    na = j
-                c += 1
-            if na == 0:
-                break
+            rows[a] = <int32_t>a
+        _gbt_ensemble_rows(X + b0 * F, F, rows, bm, depth, feat, thr, leaf, nt, exit_at, exit_margin, nexit,
+                           cut, cut2, out + b0)
         b0 += bm
 
 
@@ -2183,25 +2190,21 @@ DEF _GBT_MEMO = 4        # recent distinct walks remembered by _gbt_ensemble_mem
 
 
 cdef struct _GbtMemo:
-    # _gbt_ensemble_memo's state: the rows of a block to walk, their sums, each row's source
-    float *xm            # up to _GBT_BLOCK rows of F columns
-    double *zm
-    int32_t *src         # the row of xm whose sum is the row's (-1: a remembered sum)
+    # _gbt_ensemble_memo's state: each row's source, the remembered rows
+    int32_t *src         # the row of the block whose sum is the row's (-1: a remembered sum)
     float *rep           # _GBT_MEMO remembered rows of F columns
     double rep_z[_GBT_MEMO]
-    int32_t rep_p[_GBT_MEMO]    # the row of xm a remembered row is still waiting for (-1: rep_z holds it)
+    int32_t rep_p[_GBT_MEMO]    # the row of the block a remembered row is still waiting for (-1: rep_z holds it)
     int nrep, last
     Py_ssize_t rows_seen, hits  # rows looked up and found since the reset (_gbt_memo_ways)
 
 
 cdef int _gbt_memo_alloc(_GbtMemo *mm, Py_ssize_t nb, Py_ssize_t F) noexcept nogil:
     """_GbtMemo buffers for blocks of up to nb rows of F columns; -1 when out of memory."""
-    mm.xm = <float *>malloc((nb + 1) * F * sizeof(float))
-    mm.zm = <double *>malloc((nb + 1) * sizeof(double))
     mm.src = <int32_t *>malloc((nb + 1) * sizeof(int32_t))
     mm.rep = <float *>malloc(_GBT_MEMO * F * sizeof(float) + 1)
     _gbt_memo_reset(mm)
-    return -1 if mm.xm == NULL or mm.zm == NULL or mm.src == NULL or mm.rep == NULL else 0
+    return -1 if mm.src == NULL or mm.rep == NULL else 0
 
 
 cdef void _gbt_memo_reset(_GbtMemo *mm) noexcept nogil:
@@ -2215,12 +2218,9 @@ cdef void _gbt_memo_reset(_GbtMemo *mm) noexcept nogil:
 
 
 cdef void _gbt_memo_free(_GbtMemo *mm) noexcept nogil:
-    free(mm.xm)
-    free(mm.zm)
     free(mm.src)
     free(mm.rep)
-    mm.xm = mm.rep = NULL
-    mm.zm = NULL
+    mm.rep = NULL
     mm.src = NULL
 
 
@@ -2298,8 +2298,8 @@ cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int dep
 
     A row that answers every test of the ensemble as one of the last _GBT_MEMO distinct rows
     (_gbt_same_walk: exact, not a hash; only the latest one while the page's rows rarely find
-    theirs, _gbt_memo_ways) takes that row's sum; the others are gathered and
-    walked together by _gbt_ensemble.  A page of one repeated fragment (20 MB of `<p>x`:
+    theirs, _gbt_memo_ways) takes that row's sum; the others are listed in `rows` and
+    walked together, where they are in X, by _gbt_ensemble_rows.  A page of one repeated fragment (20 MB of `<p>x`:
     345,000 units) has rows that differ only in their position, which few tests read, so the
     trees walk a handful of rows per block; on an ordinary page the comparison stops at the
     first feature whose bin differs."""
@@ -2311,7 +2311,7 @@ cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int dep
         hit = -1
         for k in range(_gbt_memo_ways(mm)):
             s = (mm.last - k + _GBT_MEMO) % _GBT_MEMO
-            y = mm.xm + mm.rep_p[s] * F if mm.rep_p[s] >= 0 else mm.rep + s * F
+            y = X + mm.rep_p[s] * F if mm.rep_p[s] >= 0 else mm.rep + s * F
             if _gbt_same_walk(x, y, w, uo, us):
                 hit = s
                 break
@@ -2322,22 +2322,22 @@ cdef void _gbt_ensemble_memo(const float *X, Py_ssize_t m, Py_ssize_t F, int dep
             if mm.rep_p[hit] < 0:
                 out[u] = mm.rep_z[hit]
         else:
-            memcpy(mm.xm + nm * F, x, F * sizeof(float))
-            mm.src[u] = <int32_t>nm
+            rows[nm] = <int32_t>u
+            out[u] = 0.0
+            mm.src[u] = <int32_t>u
             mm.last = (mm.last + 1) % _GBT_MEMO
             if mm.nrep < _GBT_MEMO:
                 mm.nrep += 1
-            mm.rep_p[mm.last] = <int32_t>nm
+            mm.rep_p[mm.last] = <int32_t>u
             nm += 1
-    memset(mm.zm, 0, nm * sizeof(double))
-    _gbt_ensemble(mm.xm, nm, F, depth, feat, thr, leaf, nt, exit_at, exit_margin, nexit, cut, cut2, mm.zm, rows)
+    _gbt_ensemble_rows(X, F, rows, nm, depth, feat, thr, leaf, nt, exit_at, exit_margin, nexit, cut, cut2, out)
     for u in range(m):
         if mm.src[u] >= 0:
-            out[u] = mm.zm[mm.src[u]]
+            out[u] = out[mm.src[u]]       # a row of this block walked earlier (its own: itself)
     for s in range(mm.nrep):
         if mm.rep_p[s] >= 0:
-            memcpy(mm.rep + s * F, mm.xm + mm.rep_p[s] * F, F * sizeof(float))
-            mm.rep_z[s] = mm.zm[mm.rep_p[s]]
+            memcpy(mm.rep + s * F, X + mm.rep_p[s] * F, F * sizeof(float))
+            mm.rep_z[s] = out[mm.rep_p[s]]
             mm.rep_p[s] = -1
 
 
