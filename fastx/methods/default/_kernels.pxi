@@ -2437,12 +2437,9 @@ cdef double _gbt_row_sum(const float *x, int depth, const int32_t *feat, const f
     reaches (k = 2k + 1 + (x > thr), as in _gbt_tree).  Four trees are walked at once
     (_gbt_walk4); the leaves are added a pair of trees at a time, in tree order, as the sum has
     always been formed (the same bits)."""
-    cdef Py_ssize_t inner = (1 << depth) - 1, t = 0, k0, k1
+    cdef Py_ssize_t inner = (1 << depth) - 1, t = 0
     cdef Py_ssize_t at[4]
-    cdef const int32_t *f1
-    cdef const float *th1
     cdef double z = 0.0
-    cdef int d
     while t + 4 <= nt:
         _gbt_walk4(x, depth, feat, thr, inner, at)
         z += leaf[at[0]] + leaf[at[1]]
@@ -2451,14 +2448,8 @@ cdef double _gbt_row_sum(const float *x, int depth, const int32_t *feat, const f
         thr += 4 * inner
         leaf += 4 * (inner + 1)
         t += 4
-    while t + 2 <= nt:
-        f1 = feat + inner
-        th1 = thr + inner
-        k0 = k1 = 0
-        for d in range(depth):
-            k0 = 2 * k0 + 1 + (x[feat[k0]] > thr[k0])
-            k1 = 2 * k1 + 1 + (x[f1[k1]] > th1[k1])
-        z += leaf[k0 - inner] + leaf[inner + 1 + k1 - inner]
+    if t + 2 <= nt:            # (at most three trees are left after the fours)
+        z += leaf[_gbt_leaf(x, depth, feat, thr)] + leaf[inner + 1 + _gbt_leaf(x, depth, feat + inner, thr + inner)]
         feat += 2 * inner
         thr += 2 * inner
         leaf += 2 * (inner + 1)
