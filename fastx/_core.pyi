@@ -44,6 +44,7 @@ class Doc:
     leaves: npt.NDArray[np.int32]
     text_nodes: npt.NDArray[np.int32]
     own_chars: npt.NDArray[np.int32]
+    sig: npt.NDArray[np.uint32]
     ptr: npt.NDArray[np.uint64]
     text_buf: bytes
     title: str

@@ -139,7 +139,7 @@ def test_compiled_core_is_stripped():
     sections = _elf_sections(core)
     assert ".dynsym" in sections                              # what loading needs stays
     assert ".symtab" not in sections and not any(s.startswith(".debug") for s in sections), sections
-    assert core.stat().st_size < 2.5e6
+    assert core.stat().st_size < 3e6                          # (15 MB with its symbols and debug information)
 
 
 def test_readme_opening_commands_and_docs_link():

@@ -61,9 +61,10 @@ cdef enum:
     NF_PRE = 256         # inside (or is) a preformatted element: its text nodes hold their raw text
     NF_ITEMPROP = 512    # the element has an itemprop attribute (microdata)
     NF_HINT_ATTR = 1024  # it has a class, id or rel attribute (bylines, datelines): the metadata scan
-                         # reads the attributes of these two kinds of element only (_meta.pxi)
-    NF_ROLE = 2048       # it has a role attribute (WAI-ARIA landmarks: default's landmark rule reads the
-                         # attributes of these elements only)
+                         # reads the attributes of these two kinds of element only (_meta.pxi), default's
+                         # class and id words those of these elements only
+    NF_ROLE = 2048       # it has a role attribute (WAI-ARIA landmarks: default's landmark rule and
+                         # attribute semantics read the attributes of these and NF_ITEMPROP's only)
 
 NODE_FLAGS = {"link": NF_LINK, "in_link": NF_IN_LINK, "block": NF_BLOCK, "ws_before": NF_WS_BEFORE,
               "ws_after": NF_WS_AFTER, "heading": NF_HEADING, "p": NF_P, "br": NF_BR, "pre": NF_PRE,
@@ -137,6 +138,23 @@ cdef inline uint32_t _fnv1a_from(uint32_t h, const unsigned char *s, size_t n) n
 
 cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
     return _fnv1a_from(FX_FNV32_OFFSET, s, n)
+
+
+DEF _SIG_CLASS_BYTES = 128     # the bytes of a class value a sibling signature reads
+
+
+cdef inline uint32_t _sibling_sig(fx_node *node, int32_t tag) noexcept nogil:
+    """An element's sibling signature (the Doc's ``sig``): the 32-bit FNV-1a of its tag id and of
+    its class value's first _SIG_CLASS_BYTES bytes.  Siblings with one signature are the
+    repeated records of VSSE's tag-path aggregation (seeds/000 Formula 2 merges the nodes of one
+    tag path; default's sibling groups, _gbt_groups_add, merge whole sibling elements).  Made
+    while the walk has the element in the cache: read later, from the kernels, it was a cache
+    miss after another in lexbor's tree."""
+    cdef uint32_t h = fx_fnv32_step(FX_FNV32_OFFSET, <uint32_t>tag)
+    cdef fx_attr *a = (<fx_element *>node).attr_class
+    if a != NULL and a.value != NULL and a.value.data != NULL:
+        h = _fnv1a_from(h, a.value.data, a.value.length if a.value.length < _SIG_CLASS_BYTES else _SIG_CLASS_BYTES)
+    return h
 
 
 cdef inline int32_t _tag_of(fx_node *node) noexcept nogil:
@@ -341,12 +359,13 @@ cdef bint _panel_class(fx_attr *a) noexcept nogil:
 cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, uint16_t *meta,
                   bint consent) noexcept nogil:
     """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
-    one pass over the element's attributes; `style_pre` set when the inline style says
+    one pass over all the element's attributes (a hidden element's flags are complete too: a page
+    rebuilt with its hidden elements, build_doc, reads them); `style_pre` set when the inline style says
     white-space: pre* (_style_bits); `meta` gets NF_ITEMPROP when the element has an itemprop,
     NF_HINT_ATTR when it has a class, id or rel (the names only are compared, as for the other
-    attributes: their values are not read here), so that the metadata scan reads no attribute
-    of the other elements; NF_ROLE when it has a role (default's landmark rule reads the
-    attributes of these elements only); NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
+    attributes: their values are not read here), so that the metadata scan and default's class
+    and id words read no attribute of the other elements; NF_ROLE when it has a role (default's
+    landmark rule and attribute semantics read the attributes of these elements only); NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
     <dropdown-item href=...>: a link a script follows) with an href (a standard element's href,
     Webflow's <div href="#">, is a leftover, not a link).
 
@@ -376,7 +395,7 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
     cdef size_t n
     cdef const unsigned char *s
     cdef int bits
-    cdef bint hidden_attr = False, segment = False, hide = False, panel = False
+    cdef bint hidden_attr = False, segment = False, hide = False, panel = False, always = False
     while a != NULL:
         s = _attr_name(a, &n)
         if s != NULL:
@@ -386,8 +405,8 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
                     and a.value.data[0] == 83 and a.value.data[1] == 58):      # "S:"
                 segment = True
             if ((n == 2 and memcmp(s, b"id", 2) == 0) or (n == 5 and memcmp(s, b"class", 5) == 0)) \
-                    and consent and not props & TP_PAGE and _consent_dialog(a):
-                return True
+                    and consent and not always and not props & TP_PAGE and _consent_dialog(a):
+                always = True
             if n == 5 and memcmp(s, b"class", 5) == 0:
                 cls = a
             elif n == 4 and memcmp(s, b"role", 4) == 0:
@@ -409,8 +428,10 @@ cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, u
             if n == 11 and memcmp(s, b"aria-hidden", 11) == 0 and _attr_value_eq_ci(a, b"true", 4):
                 hide = True
             if n == 4 and props & TP_INPUT and memcmp(s, b"type", 4) == 0 and _attr_value_eq_ci(a, b"hidden", 6):
-                return True
+                always = True
         a = a.next
+    if always:
+        return True
     hide = hide or (hidden_attr and not segment)
     return hide and not (panel or _panel_class(cls))
 
@@ -499,14 +520,15 @@ cdef struct Rec:
     int32_t parent
     int32_t depth
     int32_t tag
-    uint16_t flags
-    uint8_t kind
+    uint32_t sig
     int64_t text_off
     int32_t text_len
     int32_t chars
     int32_t punct
     int32_t words
     uintptr_t ptr
+    uint16_t flags
+    uint8_t kind
 
 
 cdef struct Builder:
@@ -663,6 +685,7 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     r.parent = parent
     r.depth = depth
     r.tag = 0
+    r.sig = 0
     r.kind = LXB_TEXT
     r.flags = inherited | (NF_WS_BEFORE if lead_ws or b.pending_ws else 0) | (NF_WS_AFTER if prev_sp == 2 else 0)
     b.pending_ws = 0
@@ -806,6 +829,7 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
                 r.parent = parent
                 r.depth = <int32_t>b.sp
                 r.tag = tag
+                r.sig = _sibling_sig(node, tag)
                 r.kind = LXB_ELEMENT
                 r.flags = fl
                 r.text_off = 0
@@ -850,13 +874,13 @@ for _name, _dtype in (("text_off", np.int64), ("ptr", np.uint64), ("parent", np.
                       ("depth", np.int32), ("tag", np.int32), ("text_len", np.int32), ("chars", np.int32),
                       ("punct", np.int32), ("words", np.int32), ("tags", np.int32), ("link_chars", np.int32),
                       ("link_tags", np.int32), ("p_count", np.int32), ("leaves", np.int32),
-                      ("text_nodes", np.int32), ("own_chars", np.int32), ("flags", np.uint16),
-                      ("kind", np.uint8)):
+                      ("text_nodes", np.int32), ("own_chars", np.int32), ("sig", np.uint32),
+                      ("flags", np.uint16), ("kind", np.uint8)):
     _DOC_ARRAYS.append((_name, np.dtype(_dtype), np.dtype(_dtype).itemsize, _doc_off))
     _doc_off += np.dtype(_dtype).itemsize
 _DOC_ARRAYS = tuple(_DOC_ARRAYS)
-DEF _DOC_NODE_BYTES = 79       # the sum of the widths above (checked at import)
-DEF _DOC_NARRAYS = 19          # their number (checked at import)
+DEF _DOC_NODE_BYTES = 83       # the sum of the widths above (checked at import)
+DEF _DOC_NARRAYS = 20          # their number (checked at import)
 if _doc_off != _DOC_NODE_BYTES or len(_DOC_ARRAYS) != _DOC_NARRAYS:
     raise ImportError(f"fastx._core: Doc arrays take {_doc_off} bytes per node, not {_DOC_NODE_BYTES}")
 cdef size_t _doc_array_off[_DOC_NARRAYS]       # the offsets above, for _fill
@@ -889,6 +913,7 @@ ctypedef struct DocView:
     int32_t *leaves
     int32_t *text_nodes
     int32_t *own_chars
+    uint32_t *sig
     uint16_t *flags
     uint8_t *kind
     const unsigned char *text_buf
@@ -913,7 +938,8 @@ cdef class Doc:
     element descendants, the node itself excluded), ``link_chars`` (LC),
     ``link_tags`` (LT, excluding itself), ``punct``, ``words``, ``p_count``,
     ``leaves`` (elements with text and no element child), ``text_nodes``;
-    ``own_chars`` (text directly under an element).  The parser is held so
+    ``own_chars`` (text directly under an element).  ``sig``: an element's sibling
+    signature (its tag and class value hashed, _sibling_sig; 0 for text).  The parser is held so
     that node pointers (``ptr``) stay valid; ``full_tree`` says whether its tree
     still holds what no method reads (the text of scripts and styles: see
     ``fastx.parse``).
@@ -921,7 +947,7 @@ cdef class Doc:
     cdef public object parser
     cdef readonly Py_ssize_t n
     # every array lives in one buffer (_mem); kernels read the C pointers of `view`, Python reads
-    # NumPy views made on first access (building 19 array objects per page cost more than a
+    # NumPy views made on first access (building 20 array objects per page cost more than a
     # small page's whole extraction when caches are cold)
     cdef object _mem
     cdef list _views
@@ -1263,6 +1289,7 @@ cdef void _fill(Builder *b, Doc d):
             dv.punct[i] = r.punct
             dv.words[i] = r.words
             dv.ptr[i] = r.ptr
+            dv.sig[i] = r.sig
             has_elem_child[i] = 0
             if r.kind == LXB_TEXT:
                 dv.text_nodes[i] = 1

@@ -1263,16 +1263,13 @@ cdef bint _gbt_groups_alloc(_GbtGroups *g, Py_ssize_t n, const int32_t *parent, 
     return True
 
 
-cdef inline void _gbt_groups_add(_GbtGroups *g, Py_ssize_t i, Py_ssize_t p, int32_t tag, fx_node *node,
+cdef inline void _gbt_groups_add(_GbtGroups *g, Py_ssize_t i, Py_ssize_t p, uint32_t sg,
                                  int32_t c, int32_t lc) noexcept nogil:
-    """Element i (parent p, holding text) into the group of its siblings with the same tag and
-    class value (the class value's first 128 bytes)."""
-    cdef uint32_t h, sg = fx_fnv32_step(FX_FNV32_OFFSET, <uint32_t>tag)
-    cdef fx_attr *a = (<fx_element *>node).attr_class
+    """Element i (parent p, holding text) into the group of its siblings with the same
+    signature `sg` (the Doc's ``sig``: the same tag and class value)."""
+    cdef uint32_t h
     cdef Py_ssize_t slot
     cdef _GbtGroup *e
-    if a != NULL and a.value != NULL and a.value.data != NULL:
-        sg = _fnv1a_from(sg, a.value.data, a.value.length if a.value.length < 128 else 128)
     h = fx_fnv32_step(sg, <uint32_t>p * 2654435761u)
     slot = h & g.mask
     e = g.slots + slot
@@ -1290,26 +1287,33 @@ cdef inline void _gbt_groups_add(_GbtGroups *g, Py_ssize_t i, Py_ssize_t p, int3
     g.slot_of[i] = <int32_t>slot
 
 
+cdef inline bint _gbt_reads_attrs(const DocView *dv, Py_ssize_t i) noexcept nogil:
+    """Whether _gbt_features reads element i's attributes: a block element holding text with a
+    class, id or rel (its class and id words), a role or an itemprop (_gbt_attr_sem)."""
+    return dv.kind[i] == LXB_ELEMENT and dv.chars[i] > 0 and (dv.flags[i] & NF_BLOCK) != 0 \
+        and (dv.flags[i] & (NF_HINT_ATTR | NF_ROLE | NF_ITEMPROP)) != 0
+
+
 cdef inline void _gbt_groups_prefetch(const DocView *dv, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """The loads _gbt_groups_add and the class/id words will make for the elements holding text
-    ahead of node i, issued early (each a cache miss of lexbor's tree otherwise, one after the
-    other): the element 24 nodes ahead, its class attribute 12 ahead, the class value 6 ahead,
-    its bytes 3 ahead."""
+    """The loads the class/id words will make for the elements ahead of node i whose attributes
+    are read (_gbt_reads_attrs), issued early (each a cache miss of lexbor's tree otherwise, one
+    after the other): the element 24 nodes ahead, its class attribute 12 ahead, the class value
+    6 ahead, its bytes 3 ahead."""
     cdef Py_ssize_t j
     cdef fx_attr *a
     j = i + 24
-    if j < n and dv.kind[j] == LXB_ELEMENT and dv.chars[j] > 0:
+    if j < n and _gbt_reads_attrs(dv, j):
         fx_prefetch(<void *><uintptr_t>dv.ptr[j])
     j = i + 12
-    if j < n and dv.kind[j] == LXB_ELEMENT and dv.chars[j] > 0:
+    if j < n and _gbt_reads_attrs(dv, j):
         fx_prefetch((<fx_element *><uintptr_t>dv.ptr[j]).attr_class)
     j = i + 6
-    if j < n and dv.kind[j] == LXB_ELEMENT and dv.chars[j] > 0:
+    if j < n and _gbt_reads_attrs(dv, j):
         a = (<fx_element *><uintptr_t>dv.ptr[j]).attr_class
         if a != NULL:
             fx_prefetch(a.value)
     j = i + 3
-    if j < n and dv.kind[j] == LXB_ELEMENT and dv.chars[j] > 0:
+    if j < n and _gbt_reads_attrs(dv, j):
         a = (<fx_element *><uintptr_t>dv.ptr[j]).attr_class
         if a != NULL and a.value != NULL:
             fx_prefetch(a.value.data)
@@ -1695,14 +1699,17 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     sem[i] = sem[p] if p >= 0 else 0
                     continue
                 own = _gbt_tagsem[dv.tag[i]] if dv.tag[i] < STATIC_LIMIT else 0
-                node = <fx_node *><uintptr_t>dv.ptr[i]
                 if dv.chars[i] > 0 and p >= 0:
-                    _gbt_groups_add(&groups, i, p, dv.tag[i], node, dv.chars[i], dv.link_chars[i])
-                if dv.chars[i] > 0 and dv.flags[i] & NF_BLOCK and (<fx_element *>node).first_attr != NULL:
-                    # only block elements holding text are units or their ancestors
-                    own |= _gbt_attr_sem(node)
-                    wbits[i] = _gbt_value_groups_cached((<fx_element *>node).attr_class, vgc) \
-                        | _gbt_value_groups_cached((<fx_element *>node).attr_id, vgc)
+                    _gbt_groups_add(&groups, i, p, dv.sig[i], dv.chars[i], dv.link_chars[i])
+                if _gbt_reads_attrs(&dv, i):
+                    # only block elements holding text are units or their ancestors; only the
+                    # attributes the Doc build marked are read (a cache miss in lexbor's tree each)
+                    node = <fx_node *><uintptr_t>dv.ptr[i]
+                    if dv.flags[i] & (NF_ROLE | NF_ITEMPROP):
+                        own |= _gbt_attr_sem(node)
+                    if dv.flags[i] & NF_HINT_ATTR:
+                        wbits[i] = _gbt_value_groups_cached((<fx_element *>node).attr_class, vgc) \
+                            | _gbt_value_groups_cached((<fx_element *>node).attr_id, vgc)
                 if own & _GS_MAIN and not (p >= 0 and sem[p] & _GS_MAIN):
                     main_c += dv.chars[i]           # the text inside the page's main landmarks
                 sem[i] = (sem[p] if p >= 0 else 0) | own
