@@ -340,11 +340,13 @@ cdef struct _GbtVgCache:
     uint16_t bits[_GBT_VG_SLOTS]
 
 
-cdef uint16_t _gbt_value_groups_cached(fx_attr *a, _GbtVgCache *c) noexcept nogil:
+cdef uint16_t _gbt_value_groups_cached(fx_attr *a, _GbtVgCache *c, uint32_t key) noexcept nogil:
     """_gbt_value_groups(a), the groups of a value met before taken from `c` (the same bytes,
     compared in full: exact).  A page's class values repeat (every item of a list, every
-    paragraph of a template): one pass over the bytes for its hash instead of a table lookup
-    per prefix of every token.  `c.s` must start all NULL."""
+    paragraph of a template): one comparison of the bytes instead of a table lookup per prefix
+    of every token.  The value's slot is `key`'s: a hash of the value (a class value's is its
+    element's ``sig``, made by the Doc build), or 0 for the value's own FNV-1a.  `c.s` must
+    start all NULL."""
     cdef const unsigned char *s
     cdef size_t n
     cdef uint32_t slot
@@ -352,7 +354,7 @@ cdef uint16_t _gbt_value_groups_cached(fx_attr *a, _GbtVgCache *c) noexcept nogi
         return 0
     s = a.value.data
     n = a.value.length
-    slot = _fnv1a(s, n if n < 256 else 256) & (_GBT_VG_SLOTS - 1)
+    slot = (key if key != 0 else _fnv1a(s, n if n < 256 else 256)) & (_GBT_VG_SLOTS - 1)
     if c.s[slot] != NULL and c.n[slot] == n and memcmp(c.s[slot], s, n) == 0:
         return c.bits[slot]
     c.s[slot] = s
@@ -1708,8 +1710,8 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     if dv.flags[i] & (NF_ROLE | NF_ITEMPROP):
                         own |= _gbt_attr_sem(node)
                     if dv.flags[i] & NF_HINT_ATTR:
-                        wbits[i] = _gbt_value_groups_cached((<fx_element *>node).attr_class, vgc) \
-                            | _gbt_value_groups_cached((<fx_element *>node).attr_id, vgc)
+                        wbits[i] = _gbt_value_groups_cached((<fx_element *>node).attr_class, vgc, dv.sig[i]) \
+                            | _gbt_value_groups_cached((<fx_element *>node).attr_id, vgc, 0)
                 if own & _GS_MAIN and not (p >= 0 and sem[p] & _GS_MAIN):
                     main_c += dv.chars[i]           # the text inside the page's main landmarks
                 sem[i] = (sem[p] if p >= 0 else 0) | own
