@@ -145,11 +145,11 @@ DEF _SIG_CLASS_BYTES = 128     # the bytes of a class value a sibling signature 
 
 cdef inline uint32_t _sibling_sig(fx_node *node, int32_t tag) noexcept nogil:
     """An element's sibling signature (the Doc's ``sig``): the 32-bit FNV-1a of its tag id and of
-    its class value's first _SIG_CLASS_BYTES bytes.  Siblings with one signature are the
-    repeated records of VSSE's tag-path aggregation (seeds/000 Formula 2 merges the nodes of one
-    tag path; default's sibling groups, _gbt_groups_add, merge whole sibling elements).  Made
-    while the walk has the element in the cache: read later, from the kernels, it was a cache
-    miss after another in lexbor's tree."""
+    its class value's first _SIG_CLASS_BYTES bytes.  Siblings with one signature are repeated
+    records, the repetition VSSE's tag-path aggregation looks for over tag paths (seeds/000
+    Formula 2); default's sibling groups (_gbt_groups_add) and its class-word cache read it.
+    Made while the walk has the element in the cache: read later, from the kernels, the class
+    value was a cache miss after another in lexbor's tree."""
     cdef uint32_t h = fx_fnv32_step(FX_FNV32_OFFSET, <uint32_t>tag)
     cdef fx_attr *a = (<fx_element *>node).attr_class
     if a != NULL and a.value != NULL and a.value.data != NULL:
@@ -359,13 +359,14 @@ cdef bint _panel_class(fx_attr *a) noexcept nogil:
 cdef bint _hidden(fx_node *node, uint32_t props, bint custom, bint *style_pre, uint16_t *meta,
                   bint consent) noexcept nogil:
     """hidden, aria-hidden="true", inline display:none/visibility:hidden, <input type=hidden>:
-    one pass over all the element's attributes (a hidden element's flags are complete too: a page
-    rebuilt with its hidden elements, build_doc, reads them); `style_pre` set when the inline style says
-    white-space: pre* (_style_bits); `meta` gets NF_ITEMPROP when the element has an itemprop,
-    NF_HINT_ATTR when it has a class, id or rel (the names only are compared, as for the other
-    attributes: their values are not read here), so that the metadata scan and default's class
-    and id words read no attribute of the other elements; NF_ROLE when it has a role (default's
-    landmark rule and attribute semantics read the attributes of these elements only); NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
+    one pass over all the element's attributes (a hidden element's flags are complete too: a
+    page rebuilt with its hidden elements, build_doc, reads them); `style_pre` set when the
+    inline style says white-space: pre* (_style_bits); `meta` gets NF_ITEMPROP when the element
+    has an itemprop, NF_HINT_ATTR when it has a class, id or rel (the names only are compared, as
+    for the other attributes: their values are not read here), so that the metadata scan and
+    default's class and id words read no attribute of the other elements; NF_ROLE when it has a
+    role (default's landmark rule and attribute semantics read the attributes of these elements
+    only); NF_LINK | NF_IN_LINK when it is a `custom` element (a web component,
     <dropdown-item href=...>: a link a script follows) with an href (a standard element's href,
     Webflow's <div href="#">, is a leftover, not a link).
 

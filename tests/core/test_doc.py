@@ -116,6 +116,31 @@ def test_consent_dialogs_are_not_read():
     assert fastx.parse(only).chars[fastx.parse(only).body] > 2000
 
 
+def test_sibling_signatures():
+    html = ("<body><ul><li class='item'>One</li><li class='item'>Two</li><li class='item big'>Three</li>"
+            "<li>Four</li></ul><div class='item'>Five</div><div class='" + "x" * 128 + "a'>Six</div>"
+            "<div class='" + "x" * 128 + "b'>Seven</div></body>")
+    doc = fastx.parse(html)
+    el = {doc.subtree_text(i): i for i in range(doc.n) if doc.kind[i] == _core.KIND_ELEMENT}
+    sig = doc.sig
+    assert sig.dtype == np.uint32 and len(sig) == doc.n
+    assert sig[el["One"]] == sig[el["Two"]]                   # same tag, same class
+    assert len({int(sig[el[t]]) for t in ("One", "Three", "Four", "Five")}) == 4   # other class, none, other tag
+    assert sig[el["Six"]] == sig[el["Seven"]]                 # the class's first 128 bytes only
+    assert not sig[doc.kind == _core.KIND_TEXT].any()
+
+
+def test_a_hidden_elements_attribute_flags_are_complete():
+    # a page that is nothing but a consent dialog's text is rebuilt with its hidden elements
+    # (test_consent_dialogs_are_not_read): the dialog's root, hidden by its id before its role
+    # and itemprop are read, has every attribute's flag all the same
+    text = "<p>" + "Our policy says a great many things. " * 80 + "</p>"
+    doc = fastx.parse(f"<body><div id='onetrust-banner-sdk' role='dialog' itemprop='text'>{text}</div></body>")
+    root = next(i for i in range(doc.n) if doc.attr(i, "id") == "onetrust-banner-sdk")
+    f = _core.NODE_FLAGS
+    assert doc.flags[root] & f["role"] and doc.flags[root] & f["itemprop"] and doc.flags[root] & f["hint_attr"]
+
+
 def test_a_web_component_with_an_href_is_a_link():
     html = ("<body><nav><dropdown-item href='/c590'>Solidbody Guitars</dropdown-item>"
             "<div href='#'>Community support</div><a href='/x'>Shop</a></nav></body>")
