@@ -13,6 +13,7 @@ Targets (project issue #3): ``default`` at most 2x parse-only and at least
 pytest-benchmark times one pass over the corpus per method for its report.
 """
 import importlib.util
+import statistics
 
 import pytest
 
@@ -62,32 +63,11 @@ def test_default_ten_times_faster_than_trafilatura(figures):
 
 # ---------------------------------------------------------------- issue 13: modern pages and dragnet
 
-def _interleaved(pages, fns, rounds=3):
-    """Median per-page time of each function, every function run on a page (fastest of
-    `rounds`) before the next page, in a seeded shuffled order per page."""
-    import random
-    import statistics
-    import time
-    rng = random.Random(20240601)
-    times = {k: [] for k in fns}
-    order = list(fns)
-    for html, url in pages:
-        rng.shuffle(order)
-        for k in order:
-            best = float("inf")
-            for _ in range(rounds):
-                t0 = time.perf_counter()
-                fns[k](html, url)
-                best = min(best, time.perf_counter() - t0)
-            times[k].append(best)
-    return {k: statistics.median(v) for k, v in times.items()}
-
-
 @pytest.mark.parametrize("corpus", ["wcxb-dev", "dragnet"])
 def test_default_on_corpus(benchmark, corpus):
     """`default` at most 2x selectolax's parse alone and at least 20x faster than trafilatura,
     interleaved, on 200 pages of wcxb-dev (modern pages of seven types) and of dragnet."""
-    from conftest import corpus_pages
+    from conftest import corpus_pages, interleaved_times
     from selectolax.lexbor import LexborHTMLParser
     docs = corpus_pages(corpus, None)
     if docs is None:
@@ -99,7 +79,8 @@ def test_default_on_corpus(benchmark, corpus):
         import trafilatura
         fns["trafilatura"] = lambda h, u: trafilatura.extract(h, url=u, include_comments=False,
                                                               include_tables=True)
-    med = _interleaved(pages, fns, rounds=3)        # each page: the fastest of 3 runs of every extractor
+    # each page: the fastest of 3 runs of every extractor, in a seeded shuffled order
+    med = {k: statistics.median(v) for k, v in interleaved_times(pages, fns, rounds=3).items()}
     benchmark.pedantic(lambda: [fastx.extract(h, url=u) for h, u in pages[:50]], rounds=1, iterations=1)
     ratio = med["default"] / med["parse-only"]
     benchmark.extra_info.update(x_parse_only=ratio, **{f"ms_{k}": v * 1e3 for k, v in med.items()})

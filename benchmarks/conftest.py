@@ -70,6 +70,26 @@ def check_ratio(benchmark, name, fn, baseline, pages, target):
     return ratio
 
 
+def interleaved_times(pages, fns, rounds=3, seed=20240601):
+    """Each function's time on each page of `pages` ((html, url) pairs; fns: name -> f(html,
+    url)), every function run on a page (its fastest of `rounds` calls) before the next page,
+    in a seeded shuffled order per page: {name: [seconds per page]}."""
+    import random
+    rng = random.Random(seed)
+    times = {k: [] for k in fns}
+    order = list(fns)
+    for html, url in pages:
+        rng.shuffle(order)
+        for k in order:
+            best = float("inf")
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                fns[k](html, url)
+                best = min(best, time.perf_counter() - t0)
+            times[k].append(best)
+    return times
+
+
 def per_page_one(f, html, rounds):
     best = float("inf")
     for _ in range(rounds):
