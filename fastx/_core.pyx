@@ -31,7 +31,7 @@ import numpy as np
 cnp.import_array()
 
 from fastx._text cimport (FX_FNV32_OFFSET, FX_FNV64_OFFSET, fx_ascii_ci_prefix, fx_find_u64, fx_fnv32_step,
-                          fx_fnv64_step, fx_lower_bound_u64, fx_next_word, fx_prefetch)
+                          fx_fnv64_step, fx_lower_bound_u64, fx_lowest_bit, fx_next_word, fx_prefetch)
 
 include "core/_lexbor_abi.pxi"
 include "core/_doc.pxi"

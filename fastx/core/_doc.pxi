@@ -311,10 +311,8 @@ cdef bint _consent_dialog(fx_attr *a) noexcept nogil:
     n = a.value.length
     for i in range(n):
         cand = _consent_first[v[i]]
-        k = 0
         while cand:
-            while not (cand >> k) & 1:
-                k += 1
+            k = fx_lowest_bit(cand)
             cand &= cand - 1
             if fx_ascii_ci_prefix(v + i, n - i, <const char *>_consent_s[k], _consent_n[k]):
                 return True

@@ -32,6 +32,17 @@ static inline int fx_find_u64(const uint64_t *a, ptrdiff_t n, uint64_t key, ptrd
     return i < n && a[i] == key;
 }
 
+/* The index of the lowest set bit of x (x != 0). */
+static inline int fx_lowest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int k = 0;
+    while (!((x >> k) & 1)) k++;
+    return k;
+#endif
+}
+
 /* Whether s[0..n) starts with the lower-case ASCII literal lit[0..m), ASCII case ignored. */
 static inline int fx_ascii_ci_prefix(const unsigned char *s, size_t n, const char *lit, size_t m) {
     size_t j;
