@@ -16,6 +16,7 @@ per-page figures together (0.990 one way and 1/1.010 the other: 1% faster).
     python benchmarks/ab_builds.py . /tmp/old --corpus dragnet
     python benchmarks/ab_builds.py /tmp/old . --corpus dragnet
     python benchmarks/ab_builds.py . /tmp/old --corpus wcxb-dev --metadata
+    python benchmarks/ab_builds.py . /tmp/old --method cetd
 
 Each directory is a checkout whose compiled core is built in place (``fastx/_core*.so``). The
 corpora are compare.py's (``../shared`` beside the repository): 200 pages of the one named.
@@ -60,6 +61,7 @@ def main(argv=None) -> int:
     ap.add_argument("--corpus", default="dragnet", help="a compare.py corpus (default dragnet)")
     ap.add_argument("--pages", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3, help="calls per page and function (the fastest counts)")
+    ap.add_argument("--method", default="default", help="the extraction method (default: default)")
     ap.add_argument("--metadata", action="store_true", help="time extract with .metadata.as_flat()")
     args = ap.parse_args(argv)
     fxa, fxb = load_builds(args.a, args.b)
@@ -73,7 +75,7 @@ def main(argv=None) -> int:
 
     def extraction(mod):
         def run(html, url):
-            r = mod.extract(html, url=url)
+            r = mod.extract(html, url=url, method=args.method)
             if args.metadata:
                 r.metadata.as_flat()
         return run
@@ -82,7 +84,7 @@ def main(argv=None) -> int:
     times = interleaved_times(pages, fns, rounds=args.rounds, seed=1)
     p = statistics.median(times["parse"])
     per_page = statistics.median(a / b for a, b in zip(times["A"], times["B"]))
-    what = "extract+metadata" if args.metadata else "extract"
+    what = f"extract ({args.method})" + ("+metadata" if args.metadata else "")
     print(f"{args.corpus}, {len(pages)} pages, {what}: A {statistics.median(times['A']) / p:.3f}x parse-only, "
           f"B {statistics.median(times['B']) / p:.3f}x; A/B per page (median) {per_page:.4f}")
     return 0
