@@ -1296,7 +1296,7 @@ cdef inline bint _gbt_reads_attrs(const DocView *dv, Py_ssize_t i) noexcept nogi
         and (dv.flags[i] & (NF_HINT_ATTR | NF_ROLE | NF_ITEMPROP)) != 0
 
 
-cdef inline void _gbt_groups_prefetch(const DocView *dv, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+cdef inline void _gbt_attrs_prefetch(const DocView *dv, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
     """The loads the class/id words will make for the elements ahead of node i whose attributes
     are read (_gbt_reads_attrs), issued early (each a cache miss of lexbor's tree otherwise, one
     after the other): the element 24 nodes ahead, its class attribute 12 ahead, the class value
@@ -1694,7 +1694,7 @@ cdef object _gbt_features(Doc d, _GbtModel model=None, object page_types=None, o
                     raise MemoryError()
             # ancestor semantics, class/id word groups and sibling groups (preorder: parents first)
             for i in range(n):
-                _gbt_groups_prefetch(&dv, i, n)
+                _gbt_attrs_prefetch(&dv, i, n)
                 node_unit[i] = -1
                 p = dv.parent[i]
                 if dv.kind[i] != LXB_ELEMENT:
