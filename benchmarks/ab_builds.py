@@ -66,12 +66,11 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     fxa, fxb = load_builds(args.a, args.b)
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from conftest import corpus_pages, interleaved_times
+    from conftest import interleaved_times, spread_pages
     from selectolax.lexbor import LexborHTMLParser
-    docs = corpus_pages(args.corpus)
-    if docs is None:
+    pages = spread_pages(args.corpus, args.pages)
+    if pages is None:
         sys.exit("ab_builds.py: ../shared is not beside the repository")
-    pages = [(html, meta.get("url")) for _, html, meta in docs[::max(1, len(docs) // args.pages)]][:args.pages]
 
     def extraction(mod):
         def run(html, url):

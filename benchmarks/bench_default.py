@@ -67,12 +67,11 @@ def test_default_ten_times_faster_than_trafilatura(figures):
 def test_default_on_corpus(benchmark, corpus):
     """`default` at most 2x selectolax's parse alone and at least 20x faster than trafilatura,
     interleaved, on 200 pages of wcxb-dev (modern pages of seven types) and of dragnet."""
-    from conftest import corpus_pages, interleaved_times
+    from conftest import interleaved_times, spread_pages
     from selectolax.lexbor import LexborHTMLParser
-    docs = corpus_pages(corpus, None)
-    if docs is None:
+    pages = spread_pages(corpus, 200)
+    if pages is None:
         pytest.skip("../shared is not beside the repo")
-    pages = [(html, meta.get("url")) for _, html, meta in docs[::max(1, len(docs) // 200)]][:200]
     fns = {"parse-only": lambda h, u: LexborHTMLParser(h),
            "default": lambda h, u: fastx.extract(h, url=u)}
     if importlib.util.find_spec("trafilatura") is not None:

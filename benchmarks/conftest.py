@@ -39,6 +39,15 @@ def corpus_pages(name, limit=None):
     return None if cmp is None else list(cmp.CORPORA[name]())[:limit]
 
 
+def spread_pages(name, n=200):
+    """(html bytes, url) of `n` pages of a dev corpus spread over it (every k-th, in the loader's
+    order), or None without ../shared: the pages the interleaved speed checks time."""
+    docs = corpus_pages(name)
+    if docs is None:
+        return None
+    return [(html, meta.get("url")) for _, html, meta in docs[::max(1, len(docs) // n)]][:n]
+
+
 def dragnet_pages(limit=300):
     """Real dragnet pages (bytes) from ../shared, or the shipped bench corpus when absent."""
     pages = corpus_pages("dragnet", limit)
