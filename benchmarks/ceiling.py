@@ -37,17 +37,18 @@ if str(ROOT) not in sys.path:          # this checkout's fastx, installed or not
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from validate import load_compare, split  # noqa: E402
+from validate import load_compare, peer_table, split  # noqa: E402
 
-PEERS = ("trafilatura", "resiliparse", "readability", "justext", "boilerpy3")
+PEERS = ("trafilatura", "rs-trafilatura", "resiliparse", "readability", "justext", "boilerpy3")
 EXTRACTORS = ("fastx:default", "fastx:cetd") + PEERS
 GOLD_TYPE = "default, gold page type"
 
 
 def installed(cmp, names):
     """The extractors of `names` that can run here: fastx's always, a peer when its package
-    imports (compare.py's table calls it lazily, so a missing one fails on its first page)."""
-    table = cmp.extractors()
+    imports (compare.py's table calls it lazily, so a missing one fails on its first page;
+    validate.peer_table adds rs-trafilatura)."""
+    table = peer_table(cmp, cmp.extractors())
     out = {}
     for name in names:
         if name.startswith("fastx"):

@@ -49,6 +49,22 @@ def load_compare():
     return mod
 
 
+def peer_table(cmp, table: dict) -> dict:
+    """`table` (compare.py's peer extractors, ``cmp.extractors()``: name -> fn(html, meta) -> text)
+    with ``rs-trafilatura`` added:
+    the Rust port of trafilatura, page-type-aware (WCXB's strongest published baseline), through
+    its Python bindings ``trafipy`` (``pip install trafipy``: wheels for CPython 3.12 and later,
+    so it runs where fastx is built for such a Python).  trafipy takes text: the page's bytes are
+    decoded as compare.py decodes them for the other str-based peers (readability, boilerpy3).
+    Like compare.py's peers, it is imported on its first call (ImportError when not installed)."""
+
+    def rs_trafilatura(html, meta):
+        import trafipy
+        return trafipy.extract(cmp.decode(html), url=meta.get("url")).text or ""
+    table.setdefault("rs-trafilatura", rs_trafilatura)
+    return table
+
+
 def n_validation(n_pages: int) -> int:
     """Size of the validation split of a corpus of `n_pages` pages: ceil(20%)."""
     return math.ceil(VALIDATION_SHARE * n_pages)
@@ -126,7 +142,10 @@ def main(argv=None):
 
     # per-call wall times, for medians: wrap the extractor factories compare.py uses
     times: dict[str, list[float]] = {}
-    base_table, base_fastx = cmp.extractors, cmp.fastx_extractor
+    base_extractors, base_fastx = cmp.extractors, cmp.fastx_extractor
+
+    def base_table():
+        return peer_table(cmp, base_extractors())
 
     def extractors():
         return {k: _timed(fn, times.setdefault(k, []), a.repeat) for k, fn in base_table().items()}
