@@ -175,6 +175,11 @@ def _boilerpy3(html, url):
     return extractors.ArticleExtractor(raise_on_failure=False).get_content(_text(html))
 
 
+def _rs_trafilatura(html, url):
+    import trafipy
+    return trafipy.extract(_text(html), url=url).text or ""
+
+
 def _parse_only(html, url):
     from selectolax.lexbor import LexborHTMLParser
     LexborHTMLParser(html)
@@ -188,6 +193,8 @@ PEERS = {
     "readability": (_readability, "readability", "readability-lxml", "Document().summary() text"),
     "justext": (_justext, "justext", "jusText", "English stoplist, non-boilerplate paragraphs"),
     "boilerpy3": (_boilerpy3, "boilerpy3", "boilerpy3", "ArticleExtractor"),
+    # rs-trafilatura, the Rust port of trafilatura, through its Python bindings (CPython 3.12+)
+    "rs-trafilatura": (_rs_trafilatura, "trafipy", "trafipy", "rs-trafilatura's extract() (trafipy)"),
 }
 
 
