@@ -193,7 +193,8 @@ PEERS = {
     "readability": (_readability, "readability", "readability-lxml", "Document().summary() text"),
     "justext": (_justext, "justext", "jusText", "English stoplist, non-boilerplate paragraphs"),
     "boilerpy3": (_boilerpy3, "boilerpy3", "boilerpy3", "ArticleExtractor"),
-    # rs-trafilatura, the Rust port of trafilatura, through its Python bindings (CPython 3.12+)
+    # rs-trafilatura, the Rust port of trafilatura, through its Python bindings (CPython 3.12+; not
+    # in the peers extra: one wheel, Linux x86-64, else a build with Rust)
     "rs-trafilatura": (_rs_trafilatura, "trafipy", "trafipy", "rs-trafilatura's extract() (trafipy)"),
 }
 
