@@ -51,12 +51,12 @@ def load_compare():
 
 def peer_table(cmp, table: dict) -> dict:
     """`table` (compare.py's peer extractors, ``cmp.extractors()``: name -> fn(html, meta) -> text)
-    with ``rs-trafilatura`` added:
-    the Rust port of trafilatura, page-type-aware (WCXB's strongest published baseline), through
-    its Python bindings ``trafipy`` (``pip install trafipy``: wheels for CPython 3.12 and later,
-    so it runs where fastx is built for such a Python).  trafipy takes text: the page's bytes are
-    decoded as compare.py decodes them for the other str-based peers (readability, boilerpy3).
-    Like compare.py's peers, it is imported on its first call (ImportError when not installed)."""
+    with ``rs-trafilatura`` added: the Rust port of trafilatura, page-type-aware (WCXB's strongest
+    published baseline), through its Python bindings ``trafipy`` (``pip install trafipy``: one
+    wheel, CPython 3.12+ on Linux x86-64, so it runs where fastx is built for such a Python).
+    trafipy takes text: the page's bytes are decoded as compare.py decodes them for the other
+    str-based peers (readability, boilerpy3).  Like compare.py's peers, it is imported on its
+    first call (ImportError when not installed)."""
 
     def rs_trafilatura(html, meta):
         import trafipy
