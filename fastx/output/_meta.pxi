@@ -2146,7 +2146,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         any(t in _META_STORY_TYPES for ts in ld_types for t in ts)
     if dated:
         _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, times, hints, texts, years,
-                                h1s, all_hints, later_hints, hints_later, dayfirst)
+                                h1s, all_hints, later_hints, hints_later, dayfirst, page_type)
     if main is not None:
         set_("date_modified", meta_parse_date(_meta_ld_str(main.get("dateModified"))), "json-ld")
     if md.date_modified is None:
@@ -2165,7 +2165,8 @@ def meta_resolve(doc, url, cls, page_type=None):
             if ("date" in k or "time" in k or "publish" in k) and ("modif" in k or "updated" in k):
                 set_("date_modified", meta_parse_date(v), "meta")
     if dated and md.date is None and md.date_modified is not None and len(md.date_modified) == 10 and \
-            _meta_yearless_dateline(texts, hints, h1s[0][1] if h1s else 0, md.date_modified):
+            _meta_yearless_dateline(texts, hints, h1s[0][1] if h1s else 0, md.date_modified) and \
+            (page_type is None or page_type() not in _META_UNSIGNED_TYPES):
         # a dateline that shows the publication day without its year ("发布时间：09-30", "18-03-08":
         # Baidu's Baijiahao, and other platforms that print the year only for earlier years)
         # on the day of the metadata's modified date: the page was published that day
@@ -2385,13 +2386,18 @@ def _meta_words(s):
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, times, hints, texts, years, h1s,
-                            all_hints, later_hints, hints_later, dayfirst):
+                            all_hints, later_hints, hints_later, dayfirst, page_type=None):
     """The page's publication date into `md` (set_ sets a field that is still unset), from the
     sources in order of trust: the main JSON-LD entity's datePublished/dateCreated, the page
     object's, the <meta> date names, the first microdata date in page order, other <meta> names
     that say they hold one, other microdata dates, an embedded video's uploadDate; then the
     datelines beside the headline (checked against the metadata's date, or read when it has
-    none).  meta_resolve calls it for pages that have one (not a listing's main entity)."""
+    none).  meta_resolve calls it for pages that have one (not a listing's main entity).
+
+    The datelines are not read on a page `page_type()` reads as one of _META_UNSIGNED_TYPES
+    (product, collection, listing, service): the dates shown by its headline are a review's, a
+    listed post's or an offer's, as its bylines are not its author (the type asked only when
+    the page shows a date the metadata does not give)."""
     src = md.source
     upload = None
     if main is not None:
@@ -2429,7 +2435,7 @@ def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, time
                         break
     if md.date is None:
         set_("date", upload, "json-ld")
-    if md.date is not None:
+    if md.date is not None and (page_type is None or page_type() not in _META_UNSIGNED_TYPES):
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
         # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
@@ -2446,11 +2452,12 @@ def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, time
                                                                           dayfirst=dayfirst) if d == md.date]
             if not shown_as or not first[2] and any(shown_as):
                 md.date, src["date"] = first[0], first[1]
-    else:
-        set_("date", *_meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
-                                       dayfirst)
-             if later_hints() else _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0,
-                                                    dayfirst=dayfirst))
+    elif md.date is None:
+        shown = _meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
+                                 dayfirst) if later_hints() else \
+            _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0, dayfirst=dayfirst)
+        if shown[0] is not None and (page_type is None or page_type() not in _META_UNSIGNED_TYPES):
+            set_("date", *shown)
 
 
 @cython.wraparound(True)

@@ -154,6 +154,23 @@ def test_a_visible_byline_is_not_read_on_a_product_or_listing_page(kind, author)
     assert meta(html, kind=kind).author == author
 
 
+@pytest.mark.parametrize("kind, date", [("article", "2025-03-04"), ("forum", "2025-03-04"),
+                                        ("documentation", "2025-03-04"), ("product", None),
+                                        ("collection", None), ("listing", None), ("service", None)])
+def test_a_dateline_is_not_read_on_a_product_or_listing_page(kind, date):
+    # the dates shown there are a review's, a listed post's or an offer's
+    shown = ("<h1>Topic</h1><p>Posted on March 4, 2025</p><time datetime='2025-03-04'>March 4</time>"
+             "<p>Body text.</p>")
+    html = f"<html><body>{shown}</body></html>"
+    assert meta(html, kind=kind).date == date
+    html = f"<html><head><meta property='article:published_time' content='2024-01-02'></head><body>{shown}</body></html>"
+    m = meta(html, kind=kind)      # the metadata's own date stays
+    assert (m.date, m.source["date"]) == ("2024-01-02", "meta")
+    # a dateline earlier than the metadata's date is the first publication, where datelines count
+    html = f"<html><head><meta property='article:published_time' content='2025-11-02'></head><body>{shown}</body></html>"
+    assert meta(html, kind=kind).date == ("2025-11-02" if date is None else date)
+
+
 @pytest.mark.parametrize("kind, author", [("forum", "Jane Doe"), ("listing", None), ("product", None)])
 def test_a_microdata_author_is_not_read_on_a_product_or_listing_page(kind, author):
     html = ("<html><body><h1>Topic</h1><div itemscope itemtype='https://schema.org/Review'>"
