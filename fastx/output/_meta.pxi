@@ -2116,7 +2116,7 @@ def meta_resolve(doc, url, cls, page_type=None):
     if md.author is None and item_author:      # the first: on forums the original poster
         # (not on a product, collection, listing or service page: a review's or a listed item's)
         item = _meta_join_names(_meta_byline_names(item_author["author"], True))
-        if item is not None and page_type is not None and page_type() in _META_UNSIGNED_TYPES:
+        if item is not None and _meta_unsigned(page_type):
             item = None
         set_("author", item, "microdata")
     if md.author is None:
@@ -2130,7 +2130,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         # a product, collection, listing or service page has no byline: the names by its headline
         # are a review's, a brand's, a filter menu's or a listed post's (the page type asked only
         # when the page shows one)
-        if byline is not None and page_type is not None and page_type() in _META_UNSIGNED_TYPES:
+        if byline is not None and _meta_unsigned(page_type):
             byline = None
         set_("author", byline, "byline")
     if md.author is not None and "; " in md.author:
@@ -2166,7 +2166,7 @@ def meta_resolve(doc, url, cls, page_type=None):
                 set_("date_modified", meta_parse_date(v), "meta")
     if dated and md.date is None and md.date_modified is not None and len(md.date_modified) == 10 and \
             _meta_yearless_dateline(texts, hints, h1s[0][1] if h1s else 0, md.date_modified) and \
-            (page_type is None or page_type() not in _META_UNSIGNED_TYPES):
+            not _meta_unsigned(page_type):
         # a dateline that shows the publication day without its year ("发布时间：09-30", "18-03-08":
         # Baidu's Baijiahao, and other platforms that print the year only for earlier years)
         # on the day of the metadata's modified date: the page was published that day
@@ -2396,8 +2396,8 @@ def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, time
 
     The datelines are not read on a page `page_type()` reads as one of _META_UNSIGNED_TYPES
     (product, collection, listing, service): the dates shown by its headline are a review's, a
-    listed post's or an offer's, as its bylines are not its author (the type asked only when
-    the page shows a date the metadata does not give)."""
+    listed post's or an offer's, as its bylines are not its author (_meta_unsigned: the type
+    asked only where a dateline would give the date)."""
     src = md.source
     upload = None
     if main is not None:
@@ -2435,7 +2435,7 @@ def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, time
                         break
     if md.date is None:
         set_("date", upload, "json-ld")
-    if md.date is not None and (page_type is None or page_type() not in _META_UNSIGNED_TYPES):
+    if md.date is not None:
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than
         # a time-zone shift, while the metadata's date is shown nowhere near it, is the date of
@@ -2450,13 +2450,13 @@ def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, time
                 (_pydate.fromisoformat(md.date) - _pydate.fromisoformat(first[0])).days >= 2:
             shown_as = [update for d, _, update, _ in _meta_shown_dates(times, all_hints(), texts, years, h1_order,
                                                                           dayfirst=dayfirst) if d == md.date]
-            if not shown_as or not first[2] and any(shown_as):
+            if (not shown_as or not first[2] and any(shown_as)) and not _meta_unsigned(page_type):
                 md.date, src["date"] = first[0], first[1]
-    elif md.date is None:
+    else:
         shown = _meta_shown_date(times, hints, texts, years, h1s[0][1] if h1s else 0, all_hints, hints_later[1],
                                  dayfirst) if later_hints() else \
             _meta_shown_date(times, all_hints(), texts, years, h1s[0][1] if h1s else 0, dayfirst=dayfirst)
-        if shown[0] is not None and (page_type is None or page_type() not in _META_UNSIGNED_TYPES):
+        if shown[0] is not None and not _meta_unsigned(page_type):
             set_("date", *shown)
 
 
@@ -2685,8 +2685,16 @@ _META_TITLE_OVERLAP = 0.3
 # every other page type they win (articles: -19/+9 on validation without them)
 _META_SLOGAN_TYPES = ("service",)
 # page types whose visible bylines are not the page's author (wcxb-dev: of the 64 authors the
-# byline gave on such pages, none was the gold's)
+# byline gave on such pages, none was the gold's) and whose datelines are not its publication
+# date (of the 58 dates they gave on such pages, none was the gold's)
 _META_UNSIGNED_TYPES = ("product", "collection", "listing", "service")
+
+
+cdef bint _meta_unsigned(page_type):
+    """Whether `page_type()` (meta_resolve's callable, None: not known) reads the page as one of
+    _META_UNSIGNED_TYPES, whose bylines and datelines are a review's, a listed item's or an
+    offer's, not the page's own; asked only where a byline or dateline would be used."""
+    return page_type is not None and page_type() in _META_UNSIGNED_TYPES
 # the share of another candidate's words (not the most trusted one's) an h1 must hold to be
 # the title: wcxb-dev's training hosts, 0.3 -> 0.5 -> 0.7: 950, 952, 951 of 1166 right
 _META_TITLE_OTHER_OVERLAP = 0.5
