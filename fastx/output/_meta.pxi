@@ -341,8 +341,11 @@ cdef void _meta_tag_walk(fx_node *root, _MetaWalk *st, dict metas, dict multi, l
         node = _dom_next(node, root, descend)
 
 
-# UTF-8 of the Chinese byline/dateline markers: 来源 作者 发布 日期 时间 记者 编辑 來源 發布 記者 出处
-cdef const char *_META_ZH[11]
+# UTF-8 of the Chinese byline/dateline markers: 来源 作者 发布 日期 时间 记者 编辑 來源 發布 記者 出处,
+# and the writer's and source's labels the byline patterns read (_META_ZH_AUTHOR, _META_ZH_SOURCE):
+# 稿源 撰文 撰稿 采写
+DEF _META_ZH_N = 15
+cdef const char *_META_ZH[_META_ZH_N]
 _META_ZH[0] = b"\xe6\x9d\xa5\xe6\xba\x90"
 _META_ZH[1] = b"\xe4\xbd\x9c\xe8\x80\x85"
 _META_ZH[2] = b"\xe5\x8f\x91\xe5\xb8\x83"
@@ -354,6 +357,10 @@ _META_ZH[7] = b"\xe4\xbe\x86\xe6\xba\x90"
 _META_ZH[8] = b"\xe7\x99\xbc\xe5\xb8\x83"
 _META_ZH[9] = b"\xe8\xa8\x98\xe8\x80\x85"
 _META_ZH[10] = b"\xe5\x87\xba\xe5\xa4\x84"
+_META_ZH[11] = b"\xe7\xa8\xbf\xe6\xba\x90"
+_META_ZH[12] = b"\xe6\x92\xb0\xe6\x96\x87"
+_META_ZH[13] = b"\xe6\x92\xb0\xe7\xa8\xbf"
+_META_ZH[14] = b"\xe9\x87\x87\xe5\x86\x99"
 
 
 # the bytes that open a word _meta_byline_text looks for in a text's first bytes: p, w, u, a and
@@ -399,8 +406,9 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n, bint ascii) noexcep
         elif c == 97 and i < w12:       # a
             if _meta_ci_at(s + i, w12 - i, b"author", 6):
                 return 1
-    # a Chinese marker (its first byte is 0xe4-0xe8) starting before the last 5 bytes; eight
-    # ASCII bytes at a time are passed over at once
+    # a Chinese marker (its first byte is 0xe4-0xe9) starting before the last 5 bytes, or 文
+    # before a slash or bar ("文/张三", "文 | 张三": the writer); eight ASCII bytes at a time are
+    # passed over at once
     stop = n - 5 if n > 5 and not ascii else 0
     i = 0
     while i < stop:
@@ -409,10 +417,17 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n, bint ascii) noexcep
             if not (word & 0x8080808080808080ULL):
                 i += 8
                 continue
-        if 0xe4 <= s[i] <= 0xe8:
-            for k in range(11):
+        if 0xe4 <= s[i] <= 0xe9:
+            for k in range(_META_ZH_N):
                 if memcmp(s + i, _META_ZH[k], 6) == 0:
                     return 2
+            if memcmp(s + i, b"\xe6\x96\x87", 3) == 0:        # 文
+                k = i + 3
+                while k < n and s[k] == 32:
+                    k += 1
+                if k < n and (s[k] == 47 or s[k] == 124 or (k + 3 <= n and (
+                        memcmp(s + k, b"\xef\xbc\x8f", 3) == 0 or memcmp(s + k, b"\xe4\xb8\xa8", 3) == 0))):
+                    return 2                                   # (/ | ／ 丨)
         i += 1
     while n > 0 and s[n - 1] <= 32:
         n -= 1
@@ -1860,6 +1875,7 @@ _META_ZH_UNIT = r"(?:[\u4e00-\u9fff·]{2,8}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9
 # the names are the group that matched (m.lastindex)
 _META_ZH_AUTHOR = re.compile(rf"(?:作者\s*[:：]\s*({_META_ZH_UNIT}(?:[\s、，,]+{_META_ZH_UNIT}){{0,3}}))|"
                         rf"(?:(?:記者|记者|撰文|撰稿|采写)\s*[:：]\s*|(?:作者|记者|記者)\s+|[（(]\s*(?:记者|記者)\s*|"
+                        rf"[【\[]\s*(?:作者|记者|記者|撰文)\s*[】\]]\s*|"
                         rf"(?:^|(?<=[\s(（【\[|丨]))文\s*[/／|丨]\s*)({_META_ZH_NAME}(?:[\s、，,]+{_META_ZH_NAME}){{0,3}})")
 
 @cython.wraparound(True)
@@ -1878,7 +1894,7 @@ _META_ZH_NOT_NAME = {"未知", "佚名", "匿名", "不详", "网友", "原标�
                 "来源", "出处", "报道", "摄影", "图片", "视频", "网络整理", "网络", "阅读", "互联网"}
 # what _meta_join_names leaves out: no name, and the Chinese words that are not names
 _META_NAME_DROP = frozenset(("", None)) | frozenset(_META_ZH_NOT_NAME)
-_META_ZH_SOURCE = re.compile(r"(?:来源于|来源|來源|出处|稿源)\s*[:：]\s*([^\s:：|丨]{2,20})")
+_META_ZH_SOURCE = re.compile(r"(?:来源于|来源|來源|出处|稿源)\s*[:：|丨]\s*([^\s:：|丨]{2,20})")
 _META_ZH_DATE = re.compile(r"(?:发布时间|發布時間|发表时间|时间|日期|发布日期|发布于|發表於)\s*[:：]?\s*([0-9年月日\-/.\s:]{8,30})")
 # a publication dateline whose date has no year or a two-digit one: "发布时间：09-30", "发布时间：18-03-08",
 # "Posted 09/30", "发布于 9月30日" (_meta_yearless_dateline); groups: two-digit year, month, day (numeric),

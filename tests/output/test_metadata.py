@@ -412,6 +412,12 @@ def test_chinese_bylines():
     ("作者：张三 时间：2019-10-31", "张三"),
     ("来源：当代商报 时间：2019-09-23 作者：</span><span>转载请注明：本站", "当代商报"),   # a label is no name
     ("来源于：东区办事处", "东区办事处"),
+    # the writer's and source's labels found in a plain paragraph, not only in a classed element
+    ("文/张三", "张三"), ("文 / 张三", "张三"), ("文／张三", "张三"),
+    ("撰文：张三", "张三"), ("撰稿：张三", "张三"), ("采写：张三", "张三"),
+    ("【作者】张三", "张三"), ("[记者] 张三", "张三"),
+    ("稿源：新华社", "新华社"), ("来源 | 新华社", "新华社"), ("来源丨新华社", "新华社"),
+    ("本文/张三", None), ("论文/研究", None), ("中文/英文", None), ("文/图：张三", None),
 ])
 def test_chinese_author_lines(line, author):
     html = f"<html><body><h1>新闻标题在这里</h1><div>{line}</div><p>正文内容。</p></body></html>"
