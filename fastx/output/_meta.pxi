@@ -1871,11 +1871,13 @@ _META_ZH_NAME = r"(?:[\u4e00-\u9fff·]{2,4}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9
 # after "作者：" (a label and a colon) the author may be an office or a unit: up to 8 characters
 # ("作者：医技药剂党支部"), still a whole run of CJK characters
 _META_ZH_UNIT = r"(?:[\u4e00-\u9fff·]{2,8}|[A-Za-z][\w.\-]{1,30})(?![\u4e00-\u9fff\w:：])"
-# "作者：张三", "记者 张三 李四", "（记者 张三）", "文/张三", "撰文|张三"; editors (责任编辑) are not authors;
-# the names are the group that matched (m.lastindex)
+# "作者：张三", "记者 张三 李四", "（记者 张三）", "【作者】张三", "记者王小明／台北报导" (a name, then the place
+# it was reported from), "文/张三", "撰文：张三"; editors (责任编辑) are not authors; the names are the
+# group that matched (m.lastindex)
 _META_ZH_AUTHOR = re.compile(rf"(?:作者\s*[:：]\s*({_META_ZH_UNIT}(?:[\s、，,]+{_META_ZH_UNIT}){{0,3}}))|"
                         rf"(?:(?:記者|记者|撰文|撰稿|采写)\s*[:：]\s*|(?:作者|记者|記者)\s+|[（(]\s*(?:记者|記者)\s*|"
                         rf"[【\[]\s*(?:作者|记者|記者|撰文)\s*[】\]]\s*|"
+                        rf"(?:記者|记者)(?=[\u4e00-\u9fff·]{{2,4}}\s*[／/])|"
                         rf"(?:^|(?<=[\s(（【\[|丨]))文\s*[/／|丨]\s*)({_META_ZH_NAME}(?:[\s、，,]+{_META_ZH_NAME}){{0,3}})")
 
 @cython.wraparound(True)
