@@ -367,7 +367,7 @@ _META_ZH[14] = b"\xe9\x87\x87\xe5\x86\x99"
 # their capitals (the bytes whose value | 32 is one of those letters)
 cdef uint8_t _META_BYLINE_FIRST[256]
 for _meta_c in range(256):
-    _META_BYLINE_FIRST[_meta_c] = (_meta_c | 32) in (112, 119, 117, 97)
+    _META_BYLINE_FIRST[_meta_c] = (_meta_c | 32) in (112, 119, 117, 97, 98)
 
 
 cdef int _meta_byline_text(const unsigned char *s, size_t n, bint ascii) noexcept nogil:
@@ -385,8 +385,9 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n, bint ascii) noexcep
     if n >= 2 and (s[0] == 66 or s[0] == 98) and (s[1] == 121 or s[1] == 89) and (
             n == 2 or s[2] == 32 or s[2] == 58 or s[2] == 0xc2):     # "By", "by ", "BY:", "By&nbsp;"
         return 1
-    # "posted", "published", "written by", "updated" in the first 16 bytes, "author" in the first
-    # 12: one pass, each word compared where its first letter is
+    # "posted", "published", "written by", "updated", a word then "by" ("Story by", "Reported by")
+    # in the first 16 bytes, "author" in the first 12: one pass, each word compared where its
+    # first letter is
     cdef size_t w16 = 16 if n > 16 else n, w12 = 12 if n > 12 else n, stop
     cdef unsigned char c
     cdef uint64_t word
@@ -406,6 +407,9 @@ cdef int _meta_byline_text(const unsigned char *s, size_t n, bint ascii) noexcep
         elif c == 97 and i < w12:       # a
             if _meta_ci_at(s + i, w12 - i, b"author", 6):
                 return 1
+        elif c == 98 and i > 0 and s[i - 1] == 32 and i + 2 < n and (s[i + 1] | 32) == 121 \
+                and (s[i + 2] == 32 or s[i + 2] == 58):         # " by " (" by:")
+            return 1
     # a Chinese marker (its first byte is 0xe4-0xe9) starting before the last 5 bytes, or 文
     # before a slash or bar ("文/张三", "文 | 张三": the writer); eight ASCII bytes at a time are
     # passed over at once
@@ -1694,8 +1698,8 @@ def _meta_ld_str(v):
 
 # ---------------------------------------------------------------- authors
 
-_META_BY = re.compile(r"^\s*(?:(?:written|posted|reviewed|edited|story|text|words|reporting|published)\s+)?by\s*[:\-]?\s+",
-                 re.I)
+_META_BY = re.compile(r"^\s*(?:(?:(?:written|posted|reviewed|edited|story|text|words|reporting|reported|published)\s+)?"
+                      r"by\s*[:\-]?\s+|authors?\s*:\s*)", re.I)
 _META_NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
                        r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
 # the words one of which _META_NOT_NAME's words, "http" and "www." need (lower case: _meta_not_name)
@@ -2932,7 +2936,7 @@ def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after =
             if names:
                 return _meta_join_names(names)
             continue
-        for t in (meta_clean(raw), meta_clean(extra)):
+        for t in (meta_clean(_meta_label_line(raw)), meta_clean(_meta_label_line(extra))):
             if not t:
                 continue
             m = _meta_zh_author(t)
@@ -2940,7 +2944,8 @@ def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after =
                 names = _meta_zh_names(m)
                 if names:
                     return _meta_join_names(names)
-            if len(t) < 120 and not _meta_lacks(t, ("by",)) and _META_BY.match(t) and not _META_BY_NOT_BYLINE.match(t):
+            if len(t) < 120 and not _meta_lacks(t, ("by", "author")) and _META_BY.match(t) \
+                    and not _META_BY_NOT_BYLINE.match(t):
                 # a name starts upper-case ("By the Numbers", "By industry Retail Media" are not bylines)
                 names = [n for n in map(_meta_trim_role, _meta_split_names(t))
                          if n and _meta_name_like(n) and (n[0].isupper() or not n[0].isalpha())]
@@ -2953,6 +2958,25 @@ def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after =
         if m and m[1] not in _META_ZH_NOT_NAME:
             return m[1]
     return None
+
+
+_META_AUTHOR_LINE = re.compile(r"\s*authors?\s*:\s*$", re.I)
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_label_line(raw):
+    """A text record (its text nodes one a line) that opens with an "Author:" label: the label's
+    line, with the next line when the label stands alone ("Author:" / "Luke Van Leuveren" /
+    "Started: 29 Dec, 2007": the name, not the next field's label); else `raw`."""
+    if "\n" not in raw or _meta_lacks(raw[:12], ("author",)):
+        return raw
+    lines = [x for x in raw.split("\n") if x.strip()]
+    if not lines or not _META_BY.match(lines[0]) or _meta_lacks(lines[0][:12], ("author",)):
+        return raw
+    if _META_AUTHOR_LINE.match(lines[0]) and len(lines) > 1:
+        return lines[0] + " " + lines[1]
+    return lines[0]
 
 
 _META_UPDATED = re.compile(r"updated|modified|reviewed|revised|aktualisiert|mis à jour|更新", re.I)

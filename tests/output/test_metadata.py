@@ -135,6 +135,25 @@ def test_by_texts_that_are_no_byline(text):
     assert meta(html).author is None
 
 
+@pytest.mark.parametrize("text, author", [
+    ("Author: Jane Doe", "Jane Doe"), ("Authors: Jane Doe and John Roe", "Jane Doe; John Roe"),
+    ("Story by Jane Doe", "Jane Doe"), ("Words by Jane Doe", "Jane Doe"), ("Reported by Jane Doe", "Jane Doe"),
+    ("Text by Jane Doe", "Jane Doe"),
+    ("Sort by Date", None), ("Photos by Jane Doe", None), ("Powered by WordPress", None),
+    ("Filter by category", None), ("Author: admin", None),
+])
+def test_a_plain_byline_with_a_word_or_a_label_before_the_name(text, author):
+    # a text near the headline, no class naming a byline
+    html = f"<html><body><h1>A headline for the story</h1><p>{text}</p><p>Body text of the page.</p></body></html>"
+    assert meta(html).author == author
+
+
+def test_an_author_label_alone_takes_the_next_line_only():
+    html = ("<html><body><h1>A headline for the story</h1><div><b>Author:</b> <a href='/u/l'>Luke Van Leuveren</a>"
+            "<br><b>Started:</b> 29 Dec, 2007<br><b>Published:</b> 29 Dec, 2007</div><p>Body text.</p></body></html>")
+    assert meta(html).author == "Luke Van Leuveren"
+
+
 def test_byline_name_without_a_trailing_at_or_a_profession():
     html = "<html><body><h1>T</h1><p>Posted by David at December 16, 2025 11:15 AM</p></body></html>"
     assert meta(html).author == "David"
