@@ -2936,7 +2936,8 @@ def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after =
             if names:
                 return _meta_join_names(names)
             continue
-        for t in (meta_clean(_meta_label_line(raw)), meta_clean(_meta_label_line(extra))):
+        for src in (raw, extra):
+            t = meta_clean(_meta_label_line(src))
             if not t:
                 continue
             m = _meta_zh_author(t)
@@ -2944,6 +2945,10 @@ def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after =
                 names = _meta_zh_names(m)
                 if names:
                     return _meta_join_names(names)
+            if len(t) < 120 and not _meta_lacks(t, ("by",)) and not _META_BY.match(t):
+                dated = _meta_dated_byline(src)
+                if dated is not None:       # "Posted on March 3, 2023 by Jane Doe": the byline after the date
+                    t = dated
             if len(t) < 120 and not _meta_lacks(t, ("by", "author")) and _META_BY.match(t) \
                     and not _META_BY_NOT_BYLINE.match(t):
                 # a name starts upper-case ("By the Numbers", "By industry Retail Media" are not bylines)
@@ -2958,6 +2963,26 @@ def _meta_byline_author(hints, texts, link_author, h1s, md, more = None, after =
         if m and m[1] not in _META_ZH_NOT_NAME:
             return m[1]
     return None
+
+
+# a dateline that goes on with its byline: "Posted on March 3, 2023 by Jane Doe", "Published 3 March
+# 2023, 10:15 by Jane Doe" (the year before "by", at most 60 characters in)
+_META_DATED_BY = re.compile(r"^\s*(?:posted|published)\b[^|•]{0,40}?\b(?:19|20)\d\d\b[^|•]{0,20}?\s+by\s+", re.I)
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_dated_byline(src):
+    """The byline of a text record (its text nodes one a line) that opens with a dateline going on
+    with its byline ("Posted on March 3, 2023 by Jane Doe"), as "By <names>": the rest of the line
+    "by" stands on, or the next line when "by" ends it (a link holds the name); None for none.
+    What follows on other lines (a permalink, the categories after "in") is not read."""
+    m = _META_DATED_BY.match(src.replace("\n", " "))      # (one character for one: the offsets hold)
+    if m is None:
+        return None
+    rest = src[m.end():].split("\n")
+    name = rest[0].strip() or (rest[1].strip() if len(rest) > 1 else "")
+    return "By " + meta_clean(name) if name else None
 
 
 _META_AUTHOR_LINE = re.compile(r"\s*authors?\s*:\s*$", re.I)

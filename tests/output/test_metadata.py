@@ -148,6 +148,22 @@ def test_a_plain_byline_with_a_word_or_a_label_before_the_name(text, author):
     assert meta(html).author == author
 
 
+@pytest.mark.parametrize("line, author", [
+    ("Posted on March 3, 2023 by Jane Doe", "Jane Doe"),
+    ("Published 3 March 2023, 10:15 by Jane Doe", "Jane Doe"),
+    ("Posted on <time>March 3, 2023</time> by <a href='/a/jane'>Jane Doe</a>", "Jane Doe"),
+    ("Posted Nov. 6,2012 at 5:32 PM EST by <a href='/a'>Andy Towle</a> | <a href='/p'>Permalink</a>", "Andy Towle"),
+    ("posted August 9th, 2012 1:00 PM EDT by Jared Nelson in <a href='/c'>News</a>, <a href='/g'>Games</a>",
+     "Jared Nelson"),                                              # the categories after "in" are not read
+    ("Posted on November 5, 2012, 9:58 am, by Thomas Hawk, under <a href='/f'>Facebook</a>", "Thomas Hawk"),
+    ("Published on March 3, 2023 by admin", None),
+    ("Posted on March 3, 2023 by the editors", None),
+])
+def test_a_dateline_that_goes_on_with_its_byline(line, author):
+    html = f"<html><body><h1>A headline for the story</h1><p>{line}</p><p>Body text of the page.</p></body></html>"
+    assert meta(html).author == author
+
+
 def test_an_author_label_alone_takes_the_next_line_only():
     html = ("<html><body><h1>A headline for the story</h1><div><b>Author:</b> <a href='/u/l'>Luke Van Leuveren</a>"
             "<br><b>Started:</b> 29 Dec, 2007<br><b>Published:</b> 29 Dec, 2007</div><p>Body text.</p></body></html>")
