@@ -363,8 +363,8 @@ _META_ZH[13] = b"\xe6\x92\xb0\xe7\xa8\xbf"
 _META_ZH[14] = b"\xe9\x87\x87\xe5\x86\x99"
 
 
-# the bytes that open a word _meta_byline_text looks for in a text's first bytes: p, w, u, a and
-# their capitals (the bytes whose value | 32 is one of those letters)
+# the bytes that open a word _meta_byline_text looks for in a text's first bytes: p, w, u, a, b
+# (of " by ") and their capitals (the bytes whose value | 32 is one of those letters)
 cdef uint8_t _META_BYLINE_FIRST[256]
 for _meta_c in range(256):
     _META_BYLINE_FIRST[_meta_c] = (_meta_c | 32) in (112, 119, 117, 97, 98)
