@@ -1664,14 +1664,22 @@ def _meta_ld_objects(texts):
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_ld_names(v, persons_only = False):
-    """Names in a JSON-LD author/creator value: a string, a {name} object (Person), a list."""
+def _meta_ld_names(v, persons_only = False, ld = None):
+    """Names in a JSON-LD author/creator value: a string, a {name} object (Person), a list.  An
+    object that only refers to another by its "@id" (Yoast's and Rank Math's @graph: "author":
+    {"@id": ".../#/schema/person/..."}) is read as the object of the page's JSON-LD `ld` that
+    has that @id."""
     out = []
     items = v if isinstance(v, list) else [v]
+    cdef dict ids = None
     for it in items[:20]:
         if isinstance(it, str):
             out.append(it)
         elif isinstance(it, dict):
+            if ld and "name" not in it and "givenName" not in it and isinstance(it.get("@id"), str) and it["@id"]:
+                if ids is None:
+                    ids = {o["@id"]: o for o in ld if isinstance(o.get("@id"), str) and o.get("@id")}
+                it = ids.get(it["@id"], it)
             if persons_only and any(t in _META_ORG_TYPES for t in _meta_types(it)):
                 continue
             n = it.get("name")
@@ -2108,7 +2116,7 @@ def meta_resolve(doc, url, cls, page_type=None):
     if main is not None:
         for k in ("author", "creator"):
             names = []
-            for n in _meta_ld_names(main.get(k), persons_only=True):
+            for n in _meta_ld_names(main.get(k), persons_only=True, ld=ld):
                 names.extend(_meta_split_names(n))
             author = _meta_join_names(names)
             if author:

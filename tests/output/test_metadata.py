@@ -268,6 +268,24 @@ def test_the_day_in_the_url_against_the_metadata_date(meta_date, url, out, sourc
     assert (m.date, m.source["date"]) == (out, source)
 
 
+@pytest.mark.parametrize("graph, author", [
+    # Yoast's and Rank Math's @graph: the article's author is a reference to a Person by its @id
+    ([{"@type": "Article", "headline": "H", "author": {"@id": "#p1"}},
+      {"@type": "Person", "@id": "#p1", "name": "Jane Doe"}], "Jane Doe"),
+    ([{"@type": "Article", "author": [{"@id": "#p1"}, {"@id": "#p2"}]},
+      {"@type": ["Person"], "@id": "#p1", "name": "Jane Doe"}, {"@type": "Person", "@id": "#p2", "name": "John Roe"}],
+     "Jane Doe; John Roe"),
+    ([{"@type": "Article", "author": {"@id": "#o"}}, {"@type": "Organization", "@id": "#o", "name": "Acme"}], None),
+    ([{"@type": "Article", "author": {"@id": "#missing"}}], None),
+])
+def test_a_json_ld_author_given_by_its_id(graph, author):
+    ld = json.dumps({"@context": "https://schema.org", "@graph": graph})
+    html = (f"<html><head><script type='application/ld+json'>{ld}</script></head>"
+            "<body><h1>H</h1><p>Body text.</p></body></html>")
+    m = meta(html)
+    assert m.author == author and (author is None or m.source["author"] == "json-ld")
+
+
 def test_json_ld_in_a_meta_element():
     # Remix's meta export writes JSON-LD into <meta name="script:ld+json" content="...">
     ld = json.dumps({"@context": "https://schema.org", "@type": "Article", "headline": "Full EV Cars",
