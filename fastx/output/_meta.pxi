@@ -2135,6 +2135,8 @@ def meta_resolve(doc, url, cls, page_type=None):
             for x in vals:
                 if x.startswith("http"):
                     x = _meta_author_from_url(x)
+                elif k.startswith(_META_SURNAME_FIRST):
+                    x = _meta_surname_first(x)
                 names.extend(_meta_split_names(x))
             if holder and names:
                 # a name the page's copyright notice names is its publisher, a site-wide default
@@ -2991,6 +2993,23 @@ def _meta_dated_byline(src):
     rest = src[m.end():].split("\n")
     name = rest[0].strip() or (rest[1].strip() if len(rest) > 1 else "")
     return "By " + meta_clean(name) if name else None
+
+
+# the <meta> names whose value is one author written surname first ("Doe, Jane", "Doe, J. A."):
+# Google Scholar's citation_author, Dublin Core's creator and contributor
+_META_SURNAME_FIRST = ("citation_author", "dc.creator", "dc.contributor", "dcterms.creator", "dcterms.contributor")
+_META_SURNAME_COMMA = re.compile(r"^\s*([^\W\d_][\w'’\-]*(?:\s+[^\W\d_][\w'’\-]*){0,2}),\s*"
+                                 r"([^\W\d_][\w.'’\-]*(?:\s+[^\W\d_][\w.'’\-]*){0,2})\s*$")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_surname_first(x):
+    """One author's name written surname first, "Doe, Jane" -> "Jane Doe" (a value with one comma
+    between a surname and given names of at most three words each); `x` otherwise ("Jane Doe",
+    "Doe, Jane; Roe, John")."""
+    m = _META_SURNAME_COMMA.match(x)
+    return f"{m[2]} {m[1]}" if m is not None else x
 
 
 _META_AUTHOR_LINE = re.compile(r"\s*authors?\s*:\s*$", re.I)

@@ -286,6 +286,18 @@ def test_a_json_ld_author_given_by_its_id(graph, author):
     assert m.author == author and (author is None or m.source["author"] == "json-ld")
 
 
+@pytest.mark.parametrize("metas, author", [
+    ("<meta name='citation_author' content='Doe, Jane'><meta name='citation_author' content='Roe, John A.'>",
+     "Jane Doe; John A. Roe"),                                     # Google Scholar's: surname first
+    ("<meta name='DC.creator' content='van der Berg, Anna'>", "Anna van der Berg"),
+    ("<meta name='citation_author' content='Jane Doe'>", "Jane Doe"),
+    ("<meta name='author' content='Jane Doe, John Roe'>", "Jane Doe; John Roe"),   # a plain author: a list
+])
+def test_an_author_written_surname_first(metas, author):
+    html = f"<html><head>{metas}</head><body><h1>H</h1><p>Body text.</p></body></html>"
+    assert meta(html).author == author
+
+
 def test_json_ld_in_a_meta_element():
     # Remix's meta export writes JSON-LD into <meta name="script:ld+json" content="...">
     ld = json.dumps({"@context": "https://schema.org", "@type": "Article", "headline": "Full EV Cars",
