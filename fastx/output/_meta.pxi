@@ -2110,6 +2110,8 @@ def meta_resolve(doc, url, cls, page_type=None):
             if meta_key(t) == key:
                 h1s.append((t, order))
                 break
+    if md.sitename is None and md.title and raw_title:
+        set_("sitename", _meta_title_site(raw_title, md.title, h1s), "title")
 
     # ---- author
     author = None
@@ -2693,6 +2695,23 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
         md.source["title"] = "h1"
         return h1s[0][0]
     return None
+
+
+def _meta_title_site(raw_title, title, h1s):
+    """The site's name from a <title> of two parts whose first is the page's title: the second
+    ("Kitchen Daily" of "Ten Ways to Cook Rice | Kitchen Daily"), when it is a name (at most five
+    words, no digit, bracket or colon, not a navigation word); None otherwise (for a page whose
+    metadata names no site).  Not the page's headline (an h1 of `h1s`): a title after the site's
+    name ("Kitchen Daily - Ten Ways to Cook Rice") may resolve to the site's name itself."""
+    parts = meta_title_split(raw_title)
+    if len(parts) != 2 or meta_key(parts[0]) != meta_key(title):
+        return None
+    other = parts[1]
+    key = meta_key(other)
+    if len(other.split()) > 5 or any(ch.isdigit() or ch in "()[]:" for ch in other) \
+            or key in _META_NAV_WORDS or any(meta_key(h) == key for h, _ in h1s[:4]):
+        return None
+    return other
 
 
 cdef str _meta_thread_subject(str t):

@@ -298,6 +298,23 @@ def test_an_author_written_surname_first(metas, author):
     assert meta(html).author == author
 
 
+@pytest.mark.parametrize("head, site", [
+    ("<title>Ten Ways to Cook Rice | Kitchen Daily</title>", "Kitchen Daily"),
+    ("<title>Kitchen Daily - Ten Ways to Cook Rice</title>", None),         # the site first: not read
+    ("<title>Ten Ways to Cook Rice | Kitchen Daily</title><meta property='og:site_name' content='KD'>", "KD"),
+    ("<title>Ten Ways to Cook Rice | Home</title>", None),                  # a navigation word
+    ("<title>Ten Ways to Cook Rice | Top 10 of 2025</title>", None),        # digits: not a name
+    ("<title>Ten Ways to Cook Rice | Recipes | Kitchen Daily</title>", None),   # three parts: which?
+    ("<title>Kitchen Daily</title>", None),
+])
+def test_the_site_name_from_the_other_part_of_the_title(head, site):
+    html = f"<html><head>{head}</head><body><h1>Ten Ways to Cook Rice</h1><p>Body text.</p></body></html>"
+    m = meta(html)
+    assert m.sitename == site
+    if site == "Kitchen Daily":
+        assert m.source["sitename"] == "title"
+
+
 def test_json_ld_in_a_meta_element():
     # Remix's meta export writes JSON-LD into <meta name="script:ld+json" content="...">
     ld = json.dumps({"@context": "https://schema.org", "@type": "Article", "headline": "Full EV Cars",
