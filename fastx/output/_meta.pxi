@@ -1838,6 +1838,12 @@ def _meta_split_names(s):
         s = _META_STAMP_TAIL.sub("", s)         # "Jane Doe | Updated"
     if ":" in s or "：" in s:
         s = _META_AUTHOR_LABEL.sub("", s)
+    if "@" in s:
+        s = _META_CONTACT.sub("", s)            # "Jane Doe (@janedoe)", "Jane Doe <jane@example.com>"
+    if " - " in s or " – " in s or " — " in s:
+        m = _META_DASH_ROLE.search(s)
+        if m is not None and _META_ROLE.search(s[m.end():].lower()):
+            s = s[:m.start()]                   # "Jane Doe - Staff Writer": the role after a dash
     names = []
     for p in _meta_name_split(s):
         p = p.strip(" .:-–—|\"'()[]")
@@ -3031,6 +3037,10 @@ def _meta_surname_first(x):
     return f"{m[2]} {m[1]}" if m is not None else x
 
 
+# a handle or an e-mail address beside a name, in brackets
+_META_CONTACT = re.compile(r"\s*[(<\[][^()<>\[\]]*@[^()<>\[\]]*[)>\]]")
+# the dash between a name and what follows it
+_META_DASH_ROLE = re.compile(r"\s+[-–—]\s+")
 _META_AUTHOR_LINE = re.compile(r"\s*authors?\s*:\s*$", re.I)
 
 

@@ -315,6 +315,19 @@ def test_the_site_name_from_the_other_part_of_the_title(head, site):
         assert m.source["sitename"] == "title"
 
 
+@pytest.mark.parametrize("value, author", [
+    ("Jane Doe - Staff Writer", "Jane Doe"), ("Jane Doe – Senior Editor", "Jane Doe"),   # a role after a dash
+    ("Jane Doe - CNN", "Jane Doe - CNN"),                     # (no role word: kept as the page gives it)
+    ("Jane Doe (@janedoe)", "Jane Doe"), ("Jane Doe <jane@example.com>", "Jane Doe"),   # a handle, an address
+    ("Mary-Jane Doe", "Mary-Jane Doe"),
+])
+def test_an_author_value_with_a_role_or_a_contact(value, author):
+    html = f"<html><head><meta name='author' content='{value}'></head><body><h1>H</h1><p>Body text.</p></body></html>"
+    assert meta(html).author == author
+    html = f"<html><body><h1>A headline for the story</h1><p>By {value}</p><p>Body text.</p></body></html>"
+    assert meta(html).author == author
+
+
 def test_json_ld_in_a_meta_element():
     # Remix's meta export writes JSON-LD into <meta name="script:ld+json" content="...">
     ld = json.dumps({"@context": "https://schema.org", "@type": "Article", "headline": "Full EV Cars",
