@@ -1359,6 +1359,9 @@ _META_WORD_RE = r"[^\W\d_]{3,10}"
 _META_RE_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])?(?:/|[_-]|$)")
 # /2023/october/03/: an English month name between the year and the day
 _META_RE_URL_DATE_NAMED = re.compile(r"/((?:19|20)\d\d)/([a-z]{3,9})/(0?[1-9]|[12]\d|3[01])(?:/|$)", re.I)
+# /t20190907_123456.html: the page file of the TRS publishing system most Chinese government and
+# many Chinese news sites run on (its day after a "t")
+_META_RE_URL_DATE_TRS = re.compile(r"/t((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])_\d+\.s?html?$")
 
 
 cdef inline Py_ssize_t _meta_run(str s, Py_ssize_t i, Py_ssize_t n, str stops):
@@ -1403,13 +1406,14 @@ def _meta_host(url):
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def meta_url_date(url):
-    """A publication date in a URL path (/2025/09/04/, /2025-09-04-, /20250904/, /2023/october/03/);
-    None if absent."""
+    """A publication date in a URL path (/2025/09/04/, /2025-09-04-, /20250904/, /2023/october/03/,
+    /t20250904_123.html); None if absent."""
     if not url:
         return None
-    # the date opens with "/19" or "/20" in the path: a URL without either (and without the tab
-    # or newline urlsplit removes, which could join one) holds none, and is not split
-    if "/19" not in url and "/20" not in url and "\t" not in url and "\n" not in url and "\r" not in url:
+    # the date opens with "/19", "/20", "/t19" or "/t20" in the path: a URL without any (and
+    # without the tab or newline urlsplit removes, which could join one) holds none, and is not split
+    if "/19" not in url and "/20" not in url and "/t19" not in url and "/t20" not in url \
+            and "\t" not in url and "\n" not in url and "\r" not in url:
         return None
     path = _meta_urlsplit(url).path
     m = _META_RE_URL_DATE.search(path)
@@ -1418,6 +1422,9 @@ def meta_url_date(url):
     m = _META_RE_URL_DATE_NAMED.search(path)
     if m and META_MONTHS.get(m[2].lower()):
         return meta_parse_date(f"{m[1]}-{META_MONTHS[m[2].lower()]:02d}-{int(m[3]):02d}")
+    m = _META_RE_URL_DATE_TRS.search(path)
+    if m:
+        return meta_parse_date(f"{m[1]}-{m[2]}-{m[3]}")
     return None
 
 

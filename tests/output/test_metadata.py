@@ -567,6 +567,11 @@ def test_url_date():
     assert url_date("https://x.example/news/20250904/post.html") == "2025-09-04"
     assert url_date("https://x.example/p/1995123/post.html") is None          # an id, not a date
     assert url_date("https://x.example/2025/12/") is None                     # no day
+    # the TRS publishing system's page files (Chinese government and news sites)
+    assert url_date("http://www.ndrc.gov.cn/xwdt/t20190907_123456.html") == "2019-09-07"
+    assert url_date("http://www.mof.gov.cn/zhengwuxinxi/t20190907_3375218.htm") == "2019-09-07"
+    assert url_date("http://x.example/t20191332_1.html") is None              # no 13th month
+    assert url_date("http://x.example/tools/t2019.html") is None
 
 
 @pytest.mark.parametrize("title, site, host, out", [
