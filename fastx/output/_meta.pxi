@@ -1717,6 +1717,10 @@ _META_BY = re.compile(r"^\s*(?:(?:(?:written|posted|reviewed|edited|story|text|w
                       r"by\s*[:\-]?\s+|authors?\s*:\s*)", re.I)
 _META_NOT_NAME = re.compile(r"https?:|www\.|@|\d{3,}|©|\b(?:admin|administrator|staff|team|editor|editors|"
                        r"desk|guest|unknown|anonymous|contributor|contributors|redaktion)\b", re.I)
+# a handle or an e-mail address beside a name, in brackets
+_META_CONTACT = re.compile(r"\s*[(<\[][^()<>\[\]]*@[^()<>\[\]]*[)>\]]")
+# the dash between a name and what follows it
+_META_DASH_ROLE = re.compile(r"\s+[-–—]\s+")
 # the words one of which _META_NOT_NAME's words, "http" and "www." need (lower case: _meta_not_name)
 _META_NOT_NAME_WORDS = ("http", "www.", "@", "admin", "staff", "team", "editor", "desk", "guest", "unknown",
                         "anonymous", "contributor", "redaktion")
@@ -1825,6 +1829,23 @@ cdef bint _meta_not_name(str p):
 _META_PLACEHOLDER = frozenset(("undefined", "null", "none", "na", "webmaster"))
 _META_CREDENTIAL = {"md", "phd", "rd", "ms", "mba", "ma", "bs", "ba", "rn", "jr", "sr", "cpa", "lpc", "msc",
                "dr", "prof", "mr", "mrs", "ms.", "ldn", "cde", "fand", "cscs", "np", "pa", "do", "dds"}
+
+
+# the <meta> names whose value is one author written surname first ("Doe, Jane", "Doe, J. A."):
+# Google Scholar's citation_author, Dublin Core's creator and contributor
+_META_SURNAME_FIRST = ("citation_author", "dc.creator", "dc.contributor", "dcterms.creator", "dcterms.contributor")
+_META_SURNAME_COMMA = re.compile(r"^\s*([^\W\d_][\w'’\-]*(?:\s+[^\W\d_][\w'’\-]*){0,2}),\s*"
+                                 r"([^\W\d_][\w.'’\-]*(?:\s+[^\W\d_][\w.'’\-]*){0,2})\s*$")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def _meta_surname_first(x):
+    """One author's name written surname first, "Doe, Jane" -> "Jane Doe" (a value with one comma
+    between a surname and given names of at most three words each); `x` otherwise ("Jane Doe",
+    "Doe, Jane; Roe, John")."""
+    m = _META_SURNAME_COMMA.match(x)
+    return f"{m[2]} {m[1]}" if m is not None else x
 
 
 @cython.wraparound(True)
@@ -3027,30 +3048,6 @@ def _meta_dated_byline(src):
     return "By " + meta_clean(name) if name else None
 
 
-# the <meta> names whose value is one author written surname first ("Doe, Jane", "Doe, J. A."):
-# Google Scholar's citation_author, Dublin Core's creator and contributor
-_META_SURNAME_FIRST = ("citation_author", "dc.creator", "dc.contributor", "dcterms.creator", "dcterms.contributor")
-_META_SURNAME_COMMA = re.compile(r"^\s*([^\W\d_][\w'’\-]*(?:\s+[^\W\d_][\w'’\-]*){0,2}),\s*"
-                                 r"([^\W\d_][\w.'’\-]*(?:\s+[^\W\d_][\w.'’\-]*){0,2})\s*$")
-
-
-@cython.wraparound(True)
-@cython.boundscheck(True)
-def _meta_surname_first(x):
-    """One author's name written surname first, "Doe, Jane" -> "Jane Doe" (a value with one comma
-    between a surname and given names of at most three words each); `x` otherwise ("Jane Doe",
-    "Doe, Jane; Roe, John")."""
-    m = _META_SURNAME_COMMA.match(x)
-    return f"{m[2]} {m[1]}" if m is not None else x
-
-
-# a handle or an e-mail address beside a name, in brackets
-_META_CONTACT = re.compile(r"\s*[(<\[][^()<>\[\]]*@[^()<>\[\]]*[)>\]]")
-# the dash between a name and what follows it
-_META_DASH_ROLE = re.compile(r"\s+[-–—]\s+")
-_META_AUTHOR_LINE = re.compile(r"\s*authors?\s*:\s*$", re.I)
-
-
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def _meta_label_line(raw):
@@ -3062,7 +3059,9 @@ def _meta_label_line(raw):
     lines = [x for x in raw.split("\n") if x.strip()]
     if not lines or not _META_BY.match(lines[0]) or _meta_lacks(lines[0][:12], ("author",)):
         return raw
-    if _META_AUTHOR_LINE.match(lines[0]) and len(lines) > 1:
+    label = lines[0].lstrip()
+    m = _META_AUTHOR_LABEL.match(label)
+    if m is not None and m.end() == len(label) and len(lines) > 1:      # the label alone on its line
         return lines[0] + " " + lines[1]
     return lines[0]
 
