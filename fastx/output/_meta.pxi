@@ -538,7 +538,7 @@ def meta_scan_hints(Doc doc, tuple resume):
     return out
 
 
-def meta_scan(Doc doc):
+def meta_scan(Doc doc, bint visible=True):
     """Raw metadata evidence of a parsed page: (metas, multi, records). metas: <meta>
     name/property/itemprop/http-equiv (lower-cased) -> its first non-empty content; multi: the
     names in _META_MULTI -> all their contents; records: (kind, key, value, order) of every
@@ -552,7 +552,8 @@ def meta_scan(Doc doc):
     whose class/id/rel names an author, byline or date, and short text nodes that open a
     byline or dateline or hold a year (a "year" record's key: the text before it in its
     element, its label).  `order` is an element's preorder rank among the Doc's elements (0
-    for the tag walk)."""
+    for the tag walk).  With `visible` false the window gives its microdata only: no <time>,
+    hint, byline or year records (what a page whose bylines and datelines are not read needs)."""
     if not _meta_ready:
         _meta_init()
     out = []
@@ -590,7 +591,7 @@ def meta_scan(Doc doc):
     cdef int n_years = 0, n_h1_text = 0, n_h2 = 0, k2, hrole
     cdef Py_ssize_t h2_at[_META_MAX_H2]
     cdef int h2_order[_META_MAX_H2]
-    cdef uint16_t fl, want = NF_ITEMPROP | NF_HINT_ATTR
+    cdef uint16_t fl, want = (NF_ITEMPROP | NF_HINT_ATTR) if visible else NF_ITEMPROP
     cdef bint near = False
     cdef size_t an, vn, tlen
     cdef const unsigned char *s
@@ -639,13 +640,13 @@ def meta_scan(Doc doc):
             near = w > 0
             if not near:
                 continue
-            if resume_i < 0 and order > hint_limit:
+            if resume_i < 0 and (order > hint_limit or not visible):
                 resume_i, resume_order, resume_hints = i, order, n_hints
                 want = NF_ITEMPROP
             _meta_prefetch(&docv, i, n, want)
             node = <fx_node *><uintptr_t>docv.ptr[i]
             role = _meta_tag_role(<uintptr_t>docv.tag[i])
-            if role == _META_T_TIME and n_times < _META_MAX_TIMES:
+            if role == _META_T_TIME and n_times < _META_MAX_TIMES and visible:
                 val = _meta_attr(node, b"datetime", 8)
                 out.append((5, val or "", _meta_doc_text(doc, i, 80), order))
                 n_times += 1
@@ -682,7 +683,7 @@ def meta_scan(Doc doc):
                             out.append((7, _fx_str(a.value), _meta_doc_text(doc, i, _META_TEXT_MAX), order))
                             n_hints += 1
                 a = a.next
-        elif docv.kind[i] == 3 and near and i > start and (n_texts < _META_MAX_TEXTS or n_years < _META_MAX_YEARS):
+        elif docv.kind[i] == 3 and near and visible and i > start and (n_texts < _META_MAX_TEXTS or n_years < _META_MAX_YEARS):
             _meta_prefetch(&docv, i, n, want)
             tlen = <size_t>docv.text_len[i]
             if 0 < tlen <= 400:
@@ -712,7 +713,7 @@ def meta_scan(Doc doc):
                         key = _meta_doc_text(doc, docv.parent[up], _META_TEXT_MAX)
                     out.append((8, key, val, order))
                     n_texts += 1
-    if resume_i >= 0 and n_hints < _META_MAX_HINTS:
+    if resume_i >= 0 and n_hints < _META_MAX_HINTS and visible:
         out.append((11, "", "", (resume_i, resume_order, resume_hints, h1_at)))
     return metas, multi, out
 
@@ -2015,7 +2016,13 @@ def meta_resolve(doc, url, cls, page_type=None):
     url = url or doc.url
     if page_type is not None:
         page_type = _meta_once(page_type)
-    metas, meta_multi, recs = meta_scan(doc)
+    # a page the extraction has already typed (doc.cache holds its page-type probabilities, so
+    # asking costs nothing) as one of _META_UNSIGNED_TYPES skips the search for a byline and
+    # for a dateline, whose answers such a page drops: the same metadata, with the scan's
+    # window read for its microdata only and no second pass (meta_scan_hints). An untyped page
+    # is typed only where a byline or dateline is found
+    cdef bint typed_unsigned = page_type is not None and "page_type" in doc.cache and _meta_unsigned(page_type)
+    metas, meta_multi, recs = meta_scan(doc, not typed_unsigned)
     md = cls()
     src = md.source
     ld_texts = []
@@ -2187,7 +2194,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         if item is not None and _meta_unsigned(page_type):
             item = None
         set_("author", item, "microdata")
-    if md.author is None:
+    if md.author is None and not typed_unsigned:
         # the hints past _META_NEAR read only when the nearer candidates give no name (lazy: a
         # second pass over the window otherwise); eagerly when they could fall within
         # _META_SHOWN_NEAR of the h1 the date check below reads `hints` around
@@ -2214,7 +2221,7 @@ def meta_resolve(doc, url, cls, page_type=None):
         any(t in _META_STORY_TYPES for ts in ld_types for t in ts)
     if dated:
         _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, times, hints, texts, years,
-                                h1s, all_hints, later_hints, hints_later, dayfirst, page_type)
+                                h1s, all_hints, later_hints, hints_later, dayfirst, page_type, typed_unsigned)
     if main is not None:
         set_("date_modified", meta_parse_date(_meta_ld_str(main.get("dateModified"))), "json-ld")
     if md.date_modified is None:
@@ -2454,7 +2461,7 @@ def _meta_words(s):
 @cython.wraparound(True)
 @cython.boundscheck(True)
 def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, times, hints, texts, years, h1s,
-                            all_hints, later_hints, hints_later, dayfirst, page_type=None):
+                            all_hints, later_hints, hints_later, dayfirst, page_type=None, typed_unsigned=False):
     """The page's publication date into `md` (set_ sets a field that is still unset), from the
     sources in order of trust: the main JSON-LD entity's datePublished/dateCreated, the page
     object's, the <meta> date names, the first microdata date in page order, other <meta> names
@@ -2465,7 +2472,8 @@ def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, time
     The datelines are not read on a page `page_type()` reads as one of _META_UNSIGNED_TYPES
     (product, collection, listing, service): the dates shown by its headline are a review's, a
     listed post's or an offer's, as its bylines are not its author (_meta_unsigned: the type
-    asked only where a dateline would give the date)."""
+    asked only where a dateline would give the date); `typed_unsigned`: the page is known to be one
+    (meta_resolve), and the datelines are not looked for."""
     src = md.source
     upload = None
     if main is not None:
@@ -2503,6 +2511,8 @@ def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, time
                         break
     if md.date is None:
         set_("date", upload, "json-ld")
+    if typed_unsigned:
+        return
     if md.date is not None:
         # the metadata's published date against the page's datelines: a date shown beside the
         # headline (within SHOWN_NEAR elements) that is earlier than the metadata's by more than

@@ -189,6 +189,33 @@ def test_a_visible_byline_is_not_read_on_a_product_or_listing_page(kind, author)
     assert meta(html, kind=kind).author == author
 
 
+TYPED = ("<html><head><meta property='og:title' content='Topic'></head><body><nav>Menu</nav>"
+         "<h1>Topic</h1><p class='byline'>By Jane Doe</p><p>Posted on March 4, 2025</p>"
+         "<time datetime='2025-03-04'>March 4</time><span itemprop='author'>Item Author</span>"
+         "<p>Body text, 2024 edition.</p></body></html>")
+
+
+@pytest.mark.parametrize("kind", ["article", "forum", "product", "collection", "listing", "service"])
+def test_a_page_the_extraction_typed_gives_the_metadata_of_an_untyped_one(kind):
+    # a page whose type is known already (doc.cache, as default's extraction leaves it) as one
+    # whose bylines and datelines are dropped is not searched for them: the same metadata
+    untyped = _core.meta_resolve(fastx.parse(TYPED), None, Metadata, lambda: kind)
+    doc = fastx.parse(TYPED)
+    doc.cache["page_type"] = kind
+    asked = []
+    typed = _core.meta_resolve(doc, None, Metadata, lambda: asked.append(kind) or kind)
+    assert typed == untyped and asked == [kind]
+    assert (typed.author is None) == (kind not in ("article", "forum"))
+
+
+def test_the_scan_without_the_visible_evidence_gives_the_rest_alike():
+    d = fastx.parse(TYPED)
+    metas, multi, recs = _core.meta_scan(d)
+    assert {5, 7, 8, 10} <= {r[0] for r in recs}             # time, hint, byline and year records
+    visible_kinds = (5, 7, 8, 10, 11)
+    assert _core.meta_scan(d, False) == (metas, multi, [r for r in recs if r[0] not in visible_kinds])
+
+
 @pytest.mark.parametrize("kind, date", [("article", "2025-03-04"), ("forum", "2025-03-04"),
                                         ("documentation", "2025-03-04"), ("product", None),
                                         ("collection", None), ("listing", None), ("service", None)])
