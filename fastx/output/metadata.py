@@ -70,12 +70,18 @@ url_date = _core.meta_url_date
 strip_site_suffix = _core.meta_strip_site_suffix
 
 
+_page_type_fn: dict = {}      # the page-type model's `page_type`, once imported
+
+
 def _page_type_of(doc):
     """The callable meta_resolve asks for the page's type (the title's rules for landing pages):
     the default family's page-type model, imported when first asked (the lazy upward reference
     output/ allows); ``default`` has already computed it for the Doc it extracted."""
     def page_type() -> str:
-        from ..methods.default.page_type import page_type as of
+        of = _page_type_fn.get("page_type")
+        if of is None:
+            from ..methods.default.page_type import page_type as of
+            _page_type_fn["page_type"] = of
         return of(doc)
     return page_type
 
