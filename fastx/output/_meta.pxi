@@ -641,6 +641,8 @@ def meta_scan(Doc doc, bint visible=True):
             if not near:
                 continue
             if resume_i < 0 and (order > hint_limit or not visible):
+                # past the hints' reach (without `visible`: from the window's first element on),
+                # only the itemprop elements' attributes are read
                 resume_i, resume_order, resume_hints = i, order, n_hints
                 want = NF_ITEMPROP
             _meta_prefetch(&docv, i, n, want)
