@@ -66,10 +66,12 @@ cdef enum:
     _META_T_H2
     _META_T_A
     _META_T_IMG
+    _META_T_BUTTON
 _META_TAG_ROLES = (("meta", _META_T_META), ("link", _META_T_LINK), ("script", _META_T_SCRIPT),
                    ("style", _META_T_SKIP), ("template", _META_T_SKIP), ("svg", _META_T_SKIP),
                    ("html", _META_T_HTML), ("base", _META_T_BASE), ("time", _META_T_TIME),
-                   ("h1", _META_T_H1), ("h2", _META_T_H2), ("a", _META_T_A), ("img", _META_T_IMG))
+                   ("h1", _META_T_H1), ("h2", _META_T_H2), ("a", _META_T_A), ("img", _META_T_IMG),
+                   ("button", _META_T_BUTTON))
 cdef uint8_t _meta_role[STATIC_LIMIT]
 cdef bint _meta_ready = False
 
@@ -211,7 +213,20 @@ cdef str _meta_heading_text(Doc d, Py_ssize_t i):
     joined as they stand in the source ("Planning <span>C</span>ycle" -> "Planning Cycle",
     "Staubsaugerzub<wbr>ehö" one word), a space where the source had whitespace or a block
     element or <br> starts or ends between two pieces; at most _META_TEXT_MAX bytes from at
-    most _META_TEXT_NODES nodes (_meta_doc_text puts every text node on a line of its own)."""
+    most _META_TEXT_NODES nodes (_meta_doc_text puts every text node on a line of its own).
+
+    Not part of the headline: the text of a <button> in it (rustdoc's "Copy item path" after
+    "Enum Result"; a heading whose text is all in buttons, an accordion's, keeps it) and the
+    permalink mark at its end ("Middleware¶" of Sphinx and MkDocs, "Install #")."""
+    cdef str t = _meta_heading_span(d, i, True)
+    if not t.strip():
+        t = _meta_heading_span(d, i, False)
+    return _META_PERMALINK.sub("", t)
+
+
+cdef str _meta_heading_span(Doc d, Py_ssize_t i, bint skip_buttons):
+    """_meta_heading_text's pass over the heading's nodes, the <button>s' text left out when
+    `skip_buttons`."""
     cdef unsigned char buf[_META_TEXT_MAX + 8]
     cdef int32_t blk[16]                # the ends of the block elements entered, innermost last
     cdef int sp = 0, visits = 0
@@ -227,6 +242,9 @@ cdef str _meta_heading_text(Doc d, Py_ssize_t i):
             sep = True
         fl = dv.flags[j]
         if dv.kind[j] == LXB_ELEMENT:
+            if skip_buttons and _meta_tag_role(<uintptr_t>dv.tag[j]) == _META_T_BUTTON:
+                j = dv.end[j]
+                continue
             if fl & (NF_BLOCK | NF_BR):
                 sep = True
                 if fl & NF_BLOCK and sp < 16:
@@ -732,6 +750,10 @@ def meta_scan(Doc doc, bint visible=True):
 import re
 from datetime import date as _pydate
 from html import unescape as _meta_unescape
+
+# a heading's permalink mark at its end (_meta_heading_text): a pilcrow or section sign, or a "#"
+# after a space
+_META_PERMALINK = re.compile(r"\s*[\u00b6\u00a7]+\s*$|\s+#\s*$")
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil

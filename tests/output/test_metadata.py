@@ -189,6 +189,20 @@ def test_a_visible_byline_is_not_read_on_a_product_or_listing_page(kind, author)
     assert meta(html, kind=kind).author == author
 
 
+@pytest.mark.parametrize("h1, out", [
+    ('Middleware<a class="headerlink" href="#middleware" title="Link to this heading">¶</a>', "Middleware"),
+    ("Install <a href='#install'>#</a>", "Install"),
+    ("Learn C#", "Learn C#"),                                  # a "#" that is part of the name stays
+    ("Enum <a class='enum'>Result</a><button id='copy-path' title='Copy item path'>Copy item path</button>",
+     "Enum Result"),
+    ("<button aria-expanded='true'>Shipping and returns</button>", "Shipping and returns"),   # an accordion's
+])
+def test_a_headings_permalink_mark_and_buttons_are_not_its_title(h1, out):
+    html = f"<html><head><title>Other page title</title></head><body><h1>{h1}</h1><p>Text.</p></body></html>"
+    d = fastx.parse(html)
+    assert [r[2] for r in _core.meta_scan(d)[2] if r[0] == 6] == [out]
+
+
 TYPED = ("<html><head><meta property='og:title' content='Topic'></head><body><nav>Menu</nav>"
          "<h1>Topic</h1><p class='byline'>By Jane Doe</p><p>Posted on March 4, 2025</p>"
          "<time datetime='2025-03-04'>March 4</time><span itemprop='author'>Item Author</span>"
