@@ -19,6 +19,7 @@ article:*, parsely-*, sailthru.*) > microdata ``itemprop`` > ``<time datetime>``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from .. import _core
 from .language import TEXT_CHARS, detect_language
@@ -70,7 +71,7 @@ url_date = _core.meta_url_date
 strip_site_suffix = _core.meta_strip_site_suffix
 
 
-_page_type_fn: dict = {}      # the page-type model's `page_type`, once imported
+_page_type_fn: "dict[str, Callable[[Any], str]]" = {}      # the page-type model's `page_type`, once imported
 
 
 def _page_type_of(doc):
@@ -80,8 +81,8 @@ def _page_type_of(doc):
     def page_type() -> str:
         of = _page_type_fn.get("page_type")
         if of is None:
-            from ..methods.default.page_type import page_type as of
-            _page_type_fn["page_type"] = of
+            from ..methods.default.page_type import page_type as imported
+            of = _page_type_fn["page_type"] = imported
         return of(doc)
     return page_type
 
