@@ -584,6 +584,32 @@ cdef inline Rec *_push_rec(Builder *b) noexcept nogil:
     return &b.recs[b.n - 1]
 
 
+cdef bint _permalink_mark(Builder *b, fx_node *node, int32_t parent) noexcept nogil:
+    """Whether text node `node` is a permalink mark: one pilcrow, section sign, "#" or link
+    symbol (U+1F517), whitespace aside, directly inside an <a> that links to a fragment of the
+    page (href="#..."): the headerlink Sphinx and MkDocs put after every heading and signature
+    ("Middleware¶", "json.dump(obj)¶") and the "#" of many static-site themes. It is no text of
+    the page: the Doc leaves it out, and with it every output (text, Markdown, HTML)."""
+    cdef fx_chardata *cd = <fx_chardata *>node
+    cdef const unsigned char *s = cd.data.data
+    cdef size_t n = cd.data.length, i = 0
+    cdef fx_attr *a
+    if s == NULL or n == 0 or n > 16 or parent < 0 or not (b.recs[parent].flags & NF_LINK):
+        return False
+    while i < n and s[i] <= 32:
+        i += 1
+    while n > i and s[n - 1] <= 32:
+        n -= 1
+    s += i
+    n -= i
+    if not ((n == 1 and s[0] == 35) or (n == 2 and s[0] == 0xC2 and (s[1] == 0xB6 or s[1] == 0xA7))
+            or (n == 4 and memcmp(s, b"\xf0\x9f\x94\x97", 4) == 0)):
+        return False
+    a = _find_attr(<fx_node *><uintptr_t>b.recs[parent].ptr, b"href", 4)
+    return a != NULL and a.value != NULL and a.value.data != NULL and a.value.length > 0 \
+        and a.value.data[0] == 35
+
+
 cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, uint16_t inherited) noexcept nogil:
     """Collapse whitespace, strip, count chars/punctuation/words; append to the text buffer.
 
@@ -847,7 +873,10 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
             else:
                 _skip_push(b, node)
         elif node.type == LXB_TEXT or node.type == LXB_CDATA:
-            _add_text(b, node, parent, <int32_t>b.sp, inherited)
+            if not (inherited & NF_IN_LINK and _permalink_mark(b, node, parent)):
+                _add_text(b, node, parent, <int32_t>b.sp, inherited)
+            elif not (inherited & NF_PRE):
+                b.pre_pend = -1
         if descend:
             node = node.first_child
             continue

@@ -113,6 +113,25 @@ def test_list_items_are_lines_of_their_own():
     assert full_text(html) == "one a\ntwo\nnested\nx"
 
 
+@pytest.mark.parametrize("html, text", [
+    # Sphinx's and MkDocs' headerlink after a heading and a signature, a theme's "#", a link symbol
+    ('<h2>Usage<a class="headerlink" href="#usage" title="Link to this heading">¶</a></h2>', "Usage"),
+    ('<dl><dt><code>json.dump(obj)</code><a class="headerlink" href="#json.dump"> ¶ </a></dt></dl>',
+     "json.dump(obj)"),
+    ('<h3>Install <a href="#install">#</a></h3>', "Install"),
+    ('<h3>Install <a href="#install" aria-label="link">\U0001F517</a></h3>', "Install"),
+    ('<p>See <a href="#s2">§</a></p>', "See"),
+    # kept: a mark that links elsewhere, a mark that is not all of its text node, no link at all
+    ('<p>Page <a href="/rules">§</a></p>', "Page §"),
+    ('<p>Learn <a href="#c">C#</a> or <a href="#n">#1</a></p>', "Learn C# or #1"),
+    ("<p>Paragraph ¶</p>", "Paragraph ¶"),
+])
+def test_a_permalink_mark_is_no_text_of_the_page(html, text):
+    assert full_text(f"<body>{html}</body>") == text
+    assert "¶" not in fastx.extract(f"<body><main><h1>Title</h1>{html}<p>{'Words of the body. ' * 20}</p>"
+                                    f"</main></body>").markdown or "¶" in text
+
+
 def test_text_without_pre_or_tables_is_as_before():
     assert full_text("<p>a <b>b</b>  c</p><div>d<span> e</span></div>x<br>y") == "a b c\nd e\nx\ny"
 
