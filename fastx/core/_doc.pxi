@@ -584,7 +584,7 @@ cdef inline Rec *_push_rec(Builder *b) noexcept nogil:
     return &b.recs[b.n - 1]
 
 
-cdef bint _permalink_mark(Builder *b, fx_node *node, int32_t parent) noexcept nogil:
+cdef inline bint _permalink_mark(Builder *b, fx_node *node, int32_t parent) noexcept nogil:
     """Whether text node `node` is a permalink mark: one pilcrow, section sign, "#" or link
     symbol (U+1F517), whitespace aside, directly inside an <a> that links to a fragment of the
     page (href="#..."): the headerlink Sphinx and MkDocs put after every heading and signature
@@ -594,14 +594,18 @@ cdef bint _permalink_mark(Builder *b, fx_node *node, int32_t parent) noexcept no
     cdef const unsigned char *s = cd.data.data
     cdef size_t n = cd.data.length, i = 0
     cdef fx_attr *a
-    if s == NULL or n == 0 or n > 16 or parent < 0 or not (b.recs[parent].flags & NF_LINK):
+    if s == NULL or n == 0 or n > 16:
         return False
     while i < n and s[i] <= 32:
         i += 1
-    while n > i and s[n - 1] <= 32:
+    if i == n or not (s[i] == 35 or s[i] == 0xC2 or s[i] == 0xF0):     # (a link's text: a letter)
+        return False
+    while s[n - 1] <= 32:
         n -= 1
     s += i
     n -= i
+    if parent < 0 or not (b.recs[parent].flags & NF_LINK):
+        return False
     if not ((n == 1 and s[0] == 35) or (n == 2 and s[0] == 0xC2 and (s[1] == 0xB6 or s[1] == 0xA7))
             or (n == 4 and memcmp(s, b"\xf0\x9f\x94\x97", 4) == 0)):
         return False
