@@ -584,6 +584,26 @@ cdef inline Rec *_push_rec(Builder *b) noexcept nogil:
     return &b.recs[b.n - 1]
 
 
+cdef bint _invisible_only(const unsigned char *s, size_t n) noexcept nogil:
+    """Whether the collapsed text s[0..n) holds nothing a reader sees: only spaces and the format
+    characters that take no room and are not whitespace to _is_space (which already collapses
+    the zero-width space and U+FEFF) -- the soft hyphen U+00AD, the zero-width non-joiner and
+    joiner U+200C-U+200D, the word joiner U+2060.  (Inside other text they stay: a joiner binds
+    an emoji sequence.)"""
+    cdef size_t i = 0
+    while i < n:
+        if s[i] == 32:
+            i += 1
+        elif i + 1 < n and s[i] == 0xC2 and s[i + 1] == 0xAD:
+            i += 2
+        elif i + 2 < n and s[i] == 0xE2 and ((s[i + 1] == 0x80 and (s[i + 2] == 0x8C or s[i + 2] == 0x8D))
+                                             or (s[i + 1] == 0x81 and s[i + 2] == 0xA0)):
+            i += 3
+        else:
+            return False
+    return True
+
+
 cdef inline bint _permalink_mark(Builder *b, fx_node *node, int32_t parent) noexcept nogil:
     """Whether text node `node` is a permalink mark: one pilcrow, section sign, "#" or link
     symbol (U+1F517), whitespace aside, directly inside an <a> that links to a fragment of the
@@ -705,8 +725,11 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
             return
         off = b.pre_pend if b.pre_pend >= 0 else off
         b.pre_pend = -1        # the node's trailing whitespace stays after its text (the gap)
-    elif o == off:
-        b.pending_ws = 1       # whitespace-only: the next text starts after a space
+    elif o == off or (out[off] >= 0xC2 and _invisible_only(out + off, <size_t>(o - off))):
+        # whitespace-only (or invisible characters only: the zero-width joiner Webflow's editor
+        # writes as an empty paragraph, "<p>&zwj;</p>"): the next text starts after a space
+        b.blen = off
+        b.pending_ws = 1
         return
     r = _push_rec(b)
     if r == NULL:

@@ -132,6 +132,19 @@ def test_a_permalink_mark_is_no_text_of_the_page(html, text):
                                     f"</main></body>").markdown or "¶" in text
 
 
+@pytest.mark.parametrize("invisible", ["\u200d", "&zwj;", "\u200b", "&shy;", "\ufeff", "\u2060 \u200c"])
+def test_a_text_of_invisible_characters_only_is_no_line(invisible):
+    # Webflow's editor writes an empty paragraph as <p>&zwj;</p>
+    assert full_text(f"<body><p>One</p><p>{invisible}</p><p>Two</p></body>") == "One\nTwo"
+
+
+def test_a_joiner_inside_text_stays():
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    # (a zero-width space is a break opportunity: whitespace, as it always was)
+    assert full_text(f"<body><p>A {family} family</p><p>\u200bzero\u200bwidth</p></body>") == \
+        f"A {family} family\nzero width"
+
+
 def test_text_without_pre_or_tables_is_as_before():
     assert full_text("<p>a <b>b</b>  c</p><div>d<span> e</span></div>x<br>y") == "a b c\nd e\nx\ny"
 
