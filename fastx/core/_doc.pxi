@@ -128,16 +128,13 @@ cdef void _set_static_attr_name(uintptr_t lid, bytes name, bint learned):
 
 # ---------------------------------------------------------------- small C helpers
 
-cdef inline uint32_t _fnv1a_from(uint32_t h, const unsigned char *s, size_t n) noexcept nogil:
-    """32-bit FNV-1a of s[0..n) continuing from the hash h."""
+cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
+    """32-bit FNV-1a of s[0..n)."""
+    cdef uint32_t h = FX_FNV32_OFFSET
     cdef size_t i
     for i in range(n):
         h = fx_fnv32_step(h, s[i])
     return h
-
-
-cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
-    return _fnv1a_from(FX_FNV32_OFFSET, s, n)
 
 
 DEF _SIG_CLASS_BYTES = 128     # the bytes of a class value a sibling signature reads
@@ -147,9 +144,9 @@ cdef inline uint32_t _sig_hash(int32_t tag, const unsigned char *s, size_t n) no
     """The hash of a sibling signature with a class value s[0..n): the tag id and the length
     multiplied into a 64-bit state by an odd constant, then eight bytes of the value at a time
     xor-ed in and multiplied again (the last, shorter word padded with zeros), the two halves
-    folded into 32 bits.  A byte-at-a-time FNV-1a spent four cycles a byte on Tailwind's long
-    class values (2.5% of a `cetd` extraction on wcxb-dev, `ab_builds.py`); this spends about
-    half a cycle."""
+    folded into 32 bits: one multiply per eight bytes, where FNV-1a's chain of multiplies went
+    a byte at a time over Tailwind's long class values (2.5% of a `cetd` extraction on wcxb-dev,
+    `ab_builds.py`)."""
     cdef uint64_t h = ((<uint64_t><uint32_t>tag << 32) | n) * 0xFF51AFD7ED558CCDULL
     cdef uint64_t w
     cdef size_t i = 0
@@ -680,7 +677,7 @@ cdef void _add_text(Builder *b, fx_node *node, int32_t parent, int32_t depth, ui
     cdef Rec *r
     if not (inherited & NF_PRE):
         b.pre_pend = -1        # preformatted whitespace never joins text outside its element
-    if s == NULL or n == 0:
+    if s == NULL or n == 0 or (inherited & NF_IN_LINK and _permalink_mark(b, node, parent)):
         return
     if not _grow(<void **>&b.buf, &b.bcap, b.blen + (3 * n + 4 if inherited & NF_PRE else n + 1), 1):
         b.oom = 1
@@ -922,10 +919,7 @@ cdef void _walk(Builder *b, fx_node *root, fx_node **title, fx_node **desc, fx_n
             else:
                 _skip_push(b, node)
         elif node.type == LXB_TEXT or node.type == LXB_CDATA:
-            if not (inherited & NF_IN_LINK and _permalink_mark(b, node, parent)):
-                _add_text(b, node, parent, <int32_t>b.sp, inherited)
-            elif not (inherited & NF_PRE):
-                b.pre_pend = -1
+            _add_text(b, node, parent, <int32_t>b.sp, inherited)
         if descend:
             node = node.first_child
             continue

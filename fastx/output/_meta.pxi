@@ -216,12 +216,12 @@ cdef str _meta_heading_text(Doc d, Py_ssize_t i):
     most _META_TEXT_NODES nodes (_meta_doc_text puts every text node on a line of its own).
 
     Not part of the headline: the text of a <button> in it (rustdoc's "Copy item path" after
-    "Enum Result"; a heading whose text is all in buttons, an accordion's, keeps it) and the
-    permalink mark at its end ("Middleware¶" of Sphinx and MkDocs, "Install #")."""
+    "Enum Result"; a heading whose text is all in buttons, an accordion's, keeps it).  Its
+    permalink mark ("Middleware¶" of Sphinx and MkDocs) is not in the Doc (_permalink_mark)."""
     cdef str t = _meta_heading_span(d, i, True)
     if not t.strip():
         t = _meta_heading_span(d, i, False)
-    return _META_PERMALINK.sub("", t)
+    return t
 
 
 cdef str _meta_heading_span(Doc d, Py_ssize_t i, bint skip_buttons):
@@ -750,10 +750,6 @@ def meta_scan(Doc doc, bint visible=True):
 import re
 from datetime import date as _pydate
 from html import unescape as _meta_unescape
-
-# a heading's permalink mark at its end (_meta_heading_text): a pilcrow or section sign, or a "#"
-# after a space
-_META_PERMALINK = re.compile(r"\s*[\u00b6\u00a7]+\s*$|\s+#\s*$")
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
@@ -2814,6 +2810,8 @@ cdef bint _meta_unsigned(page_type):
     _META_UNSIGNED_TYPES, whose bylines and datelines are a review's, a listed item's or an
     offer's, not the page's own; asked only where a byline or dateline would be used."""
     return page_type is not None and page_type() in _META_UNSIGNED_TYPES
+
+
 # the share of another candidate's words (not the most trusted one's) an h1 must hold to be
 # the title: wcxb-dev's training hosts, 0.3 -> 0.5 -> 0.7: 950, 952, 951 of 1166 right
 _META_TITLE_OTHER_OVERLAP = 0.5
