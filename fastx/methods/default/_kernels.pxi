@@ -2234,7 +2234,7 @@ cdef void _gbt_memo_free(_GbtMemo *mm) noexcept nogil:
     mm.src = NULL
 
 
-DEF _GBT_MEMO_TRIAL = 64      # rows looked up in every remembered walk before the hit rate counts
+DEF _GBT_MEMO_TRIAL = 16      # rows looked up in every remembered walk before the hit rate counts
 
 
 cdef inline int _gbt_memo_ways(const _GbtMemo *mm) noexcept nogil:
@@ -2248,7 +2248,7 @@ cdef inline int _gbt_memo_ways(const _GbtMemo *mm) noexcept nogil:
     back.  Which rows find their walk changes the work, never a sum."""
     if mm.rows_seen < _GBT_MEMO_TRIAL or 16 * mm.hits >= mm.rows_seen or (mm.rows_seen & 7) == 0:
         return mm.nrep
-    return 1 if mm.nrep > 0 else 0
+    return 0
 
 
 cdef inline Py_ssize_t _gbt_bin(float v, const float *t, Py_ssize_t k) noexcept nogil:
