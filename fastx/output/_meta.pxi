@@ -609,7 +609,7 @@ def meta_scan(Doc doc, bint visible=True):
     cdef int n_years = 0, n_h1_text = 0, n_h2 = 0, k2, hrole
     cdef Py_ssize_t h2_at[_META_MAX_H2]
     cdef int h2_order[_META_MAX_H2]
-    cdef uint16_t fl, want = (NF_ITEMPROP | NF_HINT_ATTR) if visible else NF_ITEMPROP
+    cdef uint16_t fl, want = NF_ITEMPROP | NF_HINT_ATTR
     cdef bint near = False
     cdef size_t an, vn, tlen
     cdef const unsigned char *s
@@ -660,7 +660,7 @@ def meta_scan(Doc doc, bint visible=True):
                 continue
             if resume_i < 0 and (order > hint_limit or not visible):
                 # past the hints' reach (without `visible`: from the window's first element on),
-                # only the itemprop elements' attributes are read
+                # only the itemprop elements' attributes are read and prefetched
                 resume_i, resume_order, resume_hints = i, order, n_hints
                 want = NF_ITEMPROP
             _meta_prefetch(&docv, i, n, want)
