@@ -15,13 +15,25 @@ The extension is built without debug information and linked stripped (its
 symbol table is not needed to load it: Python finds ``PyInit__core`` in the
 dynamic symbols), so wheels and local builds alike carry a ~1.5 MB module
 instead of ~7 MB.  MSVC writes no debug information into release builds.
+
+With GCC the release build is profile-guided (``FASTX_PGO``, see :class:`BuildExt`): it
+compiles the core instrumented, runs ``fastx.tools.pgo`` (the shipped bench corpus through
+``default`` and its outputs) against it, and compiles it again with the recorded profile.
+``FASTX_PGO=0`` builds once, without a profile (twice as fast to build, about 2-3% slower to
+run); ``FASTX_PGO=1`` fails instead of falling back when the profiled build cannot be made::
+
+    FASTX_PGO=0 python setup.py build_ext --inplace
 """
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 
 def _strip_args() -> tuple[list[str], list[str]]:
@@ -63,10 +75,95 @@ extensions = [
     )
 ]
 
+PGO = os.environ.get("FASTX_PGO", "auto").strip().lower()
+if PGO not in ("auto", "0", "1"):
+    sys.exit(f"FASTX_PGO must be auto, 0 or 1, not {PGO!r}")
+
+
+class BuildExt(build_ext):
+    """build_ext, profile-guided with GCC (the release build, FASTX_PGO unset or "auto"; "1":
+    required; "0": off; never for FASTX_DEBUG builds).
+
+    Three steps, in the build's own folders (the object file keeps its path, which is how GCC
+    finds its profile again): compile with ``-fprofile-generate=DIR``; run ``python -m
+    fastx.tools.pgo`` against that build (the package's sources beside the new module: the
+    source tree for an in-place build, the build folder for a wheel, where build_py has already
+    copied them); compile again with ``-fprofile-use=DIR -fprofile-partial-training`` (code the
+    run did not reach stays optimised as without a profile).  When a step fails under "auto",
+    the core is built once without a profile and a warning says why."""
+
+    def run(self):
+        # setuptools builds an in-place module in the build folder (inplace reads 0 there) and
+        # copies it into the source tree afterwards: _train needs to know which it will be
+        self._in_place = bool(self.inplace)
+        super().run()
+
+    def build_extensions(self):
+        if DEBUG or PGO == "0" or not self._gcc():
+            if PGO == "1" and not DEBUG:
+                raise SystemExit("FASTX_PGO=1: the profile-guided build needs GCC")
+            return super().build_extensions()
+        base = [(ext.extra_compile_args, ext.extra_link_args) for ext in self.extensions]
+        profile = tempfile.mkdtemp(prefix="fastx-pgo-")
+        try:
+            try:
+                self._flags(base, [f"-fprofile-generate={profile}", "-fprofile-update=single"],
+                            [f"-fprofile-generate={profile}"])
+                self.force = True
+                super().build_extensions()
+                self._train(profile)
+                self._flags(base, [f"-fprofile-use={profile}", "-fprofile-partial-training",
+                                   "-Wno-missing-profile"], [])
+            except (OSError, subprocess.SubprocessError, Exception) as exc:
+                if PGO == "1":
+                    raise
+                print(f"WARNING: fastx: building without a profile ({type(exc).__name__}: {exc})",
+                      file=sys.stderr)
+                self._flags(base, [], [])
+            self.force = True
+            super().build_extensions()
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)
+
+    def _gcc(self) -> bool:
+        """Whether the C compiler is GCC (not clang answering to the name gcc, as on macOS)."""
+        if self.compiler.compiler_type != "unix":
+            return False
+        try:
+            out = subprocess.run([self.compiler.compiler_so[0], "--version"], capture_output=True,
+                                 text=True, timeout=60).stdout
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return "Free Software Foundation" in out and "clang" not in out.lower()
+
+    def _flags(self, base, compile_args, link_args):
+        for ext, (c, l) in zip(self.extensions, base):
+            ext.extra_compile_args = list(c) + compile_args
+            ext.extra_link_args = list(l) + link_args
+
+    def _train(self, profile):
+        """Run the training workload on the instrumented module, in a fresh interpreter that
+        imports the package from where this build put it."""
+        if getattr(self, "_in_place", False):
+            # setuptools copies the module into the source tree after build_extensions; the
+            # instrumented one goes there now (the profiled build then replaces it)
+            self.copy_extensions_to_source()
+            root = os.path.dirname(os.path.abspath(__file__))
+        else:
+            root = os.path.abspath(self.build_lib)
+        if not os.path.isfile(os.path.join(root, "fastx", "tools", "pgo.py")):
+            raise FileNotFoundError(f"no fastx sources beside the built module in {root}")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        subprocess.run([sys.executable, "-m", "fastx.tools.pgo"], cwd=profile, env=env,
+                       check=True, timeout=1800)
+
+
 setup(
     ext_modules=cythonize(
         extensions,
         language_level=3,
         compiler_directives=_directives,
     ),
+    cmdclass={"build_ext": BuildExt},
 )
