@@ -13,8 +13,8 @@ suite passes under it (tests/test_debug_build.py builds it in a temporary folder
 
 The extension is built without debug information and linked stripped (its
 symbol table is not needed to load it: Python finds ``PyInit__core`` in the
-dynamic symbols), so wheels and local builds alike carry a ~1.5 MB module
-instead of ~7 MB.  MSVC writes no debug information into release builds.
+dynamic symbols), so wheels and local builds alike carry a ~2.6 MB module
+(x86-64, GCC) instead of ~16 MB.  MSVC writes no debug information into release builds.
 
 With GCC the release build is profile-guided (``FASTX_PGO``, see :class:`BuildExt`): it
 compiles the core instrumented, runs ``fastx.tools.pgo`` (the shipped bench corpus through
@@ -114,7 +114,7 @@ class BuildExt(build_ext):
                 self._train(profile)
                 self._flags(base, [f"-fprofile-use={profile}", "-fprofile-partial-training",
                                    "-Wno-missing-profile"], [])
-            except (OSError, subprocess.SubprocessError, Exception) as exc:
+            except Exception as exc:       # a compile, the run or its import failed
                 if PGO == "1":
                     raise
                 print(f"WARNING: fastx: building without a profile ({type(exc).__name__}: {exc})",
