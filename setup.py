@@ -153,7 +153,9 @@ class BuildExt(build_ext):
             root = os.path.abspath(self.build_lib)
         if not os.path.isfile(os.path.join(root, "fastx", "tools", "pgo.py")):
             raise FileNotFoundError(f"no fastx sources beside the built module in {root}")
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        # PYTHONHASHSEED fixed: the run's set and dict orders, and so its profile and the
+        # module built from it, the same from build to build
+        env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(
             [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
         subprocess.run([sys.executable, "-m", "fastx.tools.pgo"], cwd=profile, env=env,
                        check=True, timeout=1800)
