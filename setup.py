@@ -105,11 +105,11 @@ class BuildExt(build_ext):
             return super().build_extensions()
         base = [(ext.extra_compile_args, ext.extra_link_args) for ext in self.extensions]
         profile = tempfile.mkdtemp(prefix="fastx-pgo-")
+        self.force = True           # both compiles, whatever an earlier build left
         try:
             try:
                 self._flags(base, [f"-fprofile-generate={profile}", "-fprofile-update=single"],
                             [f"-fprofile-generate={profile}"])
-                self.force = True
                 super().build_extensions()
                 self._train(profile)
                 self._flags(base, [f"-fprofile-use={profile}", "-fprofile-partial-training",
@@ -120,7 +120,6 @@ class BuildExt(build_ext):
                 print(f"WARNING: fastx: building without a profile ({type(exc).__name__}: {exc})",
                       file=sys.stderr)
                 self._flags(base, [], [])
-            self.force = True
             super().build_extensions()
         finally:
             shutil.rmtree(profile, ignore_errors=True)

@@ -138,6 +138,7 @@ cdef inline uint32_t _fnv1a(const unsigned char *s, size_t n) noexcept nogil:
 
 
 DEF _SIG_CLASS_BYTES = 128     # the bytes of a class value a sibling signature reads
+DEF _SIG_MUL = 0xFF51AFD7ED558CCD   # _sig_hash's odd multiplier (murmur3's first fmix64 constant)
 
 
 cdef inline uint32_t _sig_hash(int32_t tag, const unsigned char *s, size_t n) noexcept nogil:
@@ -147,17 +148,17 @@ cdef inline uint32_t _sig_hash(int32_t tag, const unsigned char *s, size_t n) no
     folded into 32 bits: one multiply per eight bytes, where FNV-1a's chain of multiplies went
     a byte at a time over Tailwind's long class values (2.5% of a `cetd` extraction on wcxb-dev,
     `ab_builds.py`)."""
-    cdef uint64_t h = ((<uint64_t><uint32_t>tag << 32) | n) * 0xFF51AFD7ED558CCDULL
+    cdef uint64_t h = ((<uint64_t><uint32_t>tag << 32) | n) * <uint64_t>_SIG_MUL
     cdef uint64_t w
     cdef size_t i = 0
     while i + 8 <= n:
         memcpy(&w, s + i, 8)
-        h = (h ^ w) * 0xFF51AFD7ED558CCDULL
+        h = (h ^ w) * <uint64_t>_SIG_MUL
         i += 8
     if i < n:
         w = 0
         memcpy(&w, s + i, n - i)
-        h = (h ^ w) * 0xFF51AFD7ED558CCDULL
+        h = (h ^ w) * <uint64_t>_SIG_MUL
     return <uint32_t>(h >> 32) ^ <uint32_t>h
 
 
