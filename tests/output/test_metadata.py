@@ -404,6 +404,24 @@ def test_a_logo_h1_leaves_the_headline_to_the_h2_holding_the_title():
     assert meta(html.replace("<img src='logo.png' alt=''>", "Forum")).date == "2026-03-05"
 
 
+def test_bylines_and_datelines_are_measured_from_the_h1_that_holds_the_title():
+    # a newspaper's section h1 with a columnist's promo and the day's date beside it, then the
+    # story's own h1, byline and dateline further down
+    filler = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(20))
+    page = ("<html><head><title>Stars slam arts council grant cuts</title></head><body>"
+            "<h1>{first}</h1><div class='date'>TUESDAY, JAN 15, 2008</div>"
+            "<div class='promo'><p class='byline'>Simon Jenkins</p></div>"
+            f"<ul>{filler}</ul>"
+            "<h1>{story}</h1><p class='byline'>Veronica Schmidt</p><p>9th January 2008</p>"
+            "<p>The story.</p></body></html>")
+    m = meta(page.format(first="Kid's TV", story="Stars slam arts council grant cuts"))
+    assert (m.author, m.date) == ("Veronica Schmidt", "2008-01-09")
+    # the first h1 holds the title, or is a part of it: it stays the headline
+    for first in ("Stars slam arts council grant cuts", "Stars slam arts council"):
+        m = meta(page.format(first=first, story="Stars slam arts council grant cuts"))
+        assert (m.author, m.date) == ("Simon Jenkins", "2008-01-15")
+
+
 def _ld_page(ld, body, head=""):
     """A page whose head holds `head` and then one JSON-LD script `ld`, and whose body is `body`."""
     return f"<html><head>{head}<script type='application/ld+json'>{ld}</script></head><body>{body}</body></html>"
