@@ -532,6 +532,44 @@ cdef int _meta_hints_of(Doc doc, Py_ssize_t i, fx_node *node, int order, int n_h
     return n_hints
 
 
+cdef bint _meta_root_path(str href):
+    """Whether `href` names a site's home page: "/", "./", "index.html", "http://blog.example.com/"
+    (any host, no path but "/" or an index page; its query and fragment ignored)."""
+    cdef Py_ssize_t k
+    h = href.strip().lower()
+    for sep in ("#", "?"):
+        k = h.find(sep)
+        if k >= 0:
+            h = h[:k]
+    if h.startswith(("http://", "https://", "//")):
+        k = h.find("/", h.find("//") + 2)
+        h = "/" if k < 0 else h[k:]
+    return h in _META_ROOT_PATHS
+
+
+_META_ROOT_PATHS = frozenset(("", "/", ".", "./", "index.html", "/index.html", "index.htm", "/index.htm",
+                              "index.php", "/index.php", "/home", "/home/", "home"))
+
+
+cdef bint _meta_home_link(Doc doc, Py_ssize_t i):
+    """Whether the h1 at Doc node i is a link to a site's home page: all its text in links
+    (``Doc.link_chars``), the first link's href a site's root (_meta_root_path). Such an h1 is
+    the site's name or logo on every page of the site (a blog's "Seth's Blog" above the post's
+    title), not the page's headline; the first 64 nodes of the h1 are read."""
+    cdef DocView dv = doc.view
+    cdef Py_ssize_t j, end = dv.end[i]
+    cdef fx_attr *a
+    if dv.chars[i] <= 0 or dv.link_chars[i] != dv.chars[i]:
+        return False
+    if end > i + 64:
+        end = i + 64
+    for j in range(i + 1, end):
+        if dv.kind[j] == 1 and _meta_tag_role(<uintptr_t>dv.tag[j]) == _META_T_A:
+            a = _find_attr(<fx_node *><uintptr_t>dv.ptr[j], b"href", 4)
+            return a != NULL and a.value != NULL and _meta_root_path(_fx_str(a.value))
+    return False
+
+
 def meta_scan_hints(Doc doc, tuple resume):
     """The hint records (kind 7) meta_scan left for later: those of the window's elements from
     the one `resume` names on (the record of kind 11 meta_scan ends with: the element's index,
@@ -623,7 +661,8 @@ def meta_scan(Doc doc, bint visible=True):
             if hrole == _META_T_H1 and i > start and n_h1 < _META_MAX_H1:
                 if h1_at < 0:
                     h1_at = order
-                out.append((6, "", _meta_heading_text(doc, i), order))
+                # (key "home": the h1 is a link to a site's home page, a logo or the site's name)
+                out.append((6, "home" if _meta_home_link(doc, i) else "", _meta_heading_text(doc, i), order))
                 n_h1 += 1
                 if docv.chars[i] > 0:
                     n_h1_text += 1
@@ -1469,7 +1508,7 @@ def _meta_site_keys(sitename, host):
 
 # the boilerplate a forum's software puts before the topic in <title> (phpBB 3: "Site • View topic -
 # Subject"), as keys: a first part that is one of them is dropped
-_META_TITLE_BOILERPLATE = frozenset(("viewtopic", "viewforum"))
+_META_TITLE_BOILERPLATE = frozenset(("viewtopic", "viewforum", "blogarchive"))
 
 
 def meta_strip_site_suffix(title, sitename = None, host = None,
@@ -1484,10 +1523,12 @@ def meta_strip_site_suffix(title, sitename = None, host = None,
     most 4 words, the rest longer) is taken for the site name; in a CJK title, every trailing
     part of at most 16 characters after a headline of at least 6 ("标题_栏目_网站": the section
     and the site).  A forum software's "View topic"
-    (phpBB's "Site • View topic - Subject") before the subject goes too."""
+    (phpBB's "Site • View topic - Subject") before the subject goes too, and WordPress's "Blog
+    Archive" ("Site » Blog Archive » Post")."""
     t = _meta_strip_site(title, sitename, host, names)
     cdef list parts
-    if len(t) > 10 and (t[0] == "V" or t[0] == "v") and t[1:5].lower() == "iew ":
+    if len(t) > 10 and (((t[0] == "V" or t[0] == "v") and t[1:5].lower() == "iew ")
+                        or ((t[0] == "B" or t[0] == "b") and t[1:13].lower() == "log archive ")):
         parts = meta_title_split(t)
         if len(parts) > 1 and meta_key(parts[0]) in _META_TITLE_BOILERPLATE:
             return meta_clean(t[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
@@ -1499,6 +1540,14 @@ def meta_strip_site_suffix(title, sitename = None, host = None,
 def _meta_strip_site(title, sitename, host, names):
     """meta_strip_site_suffix without the forum boilerplate."""
     title = meta_clean(title)
+    if names:
+        # "Site: Title", "Site › Title": a name of `names` (the site's, from the page's own h1s)
+        # before a colon or a "›", which meta_title_split does not take for separators there
+        for sep in (":", "›"):
+            k = title.find(sep)
+            if k > 0 and len(title) - k > 4 and meta_key(title[:k]) in names:
+                title = title[k + 1:].strip()
+                break
     parts = meta_title_split(title)
     if len(parts) < 2:
         return title
@@ -2050,6 +2099,7 @@ def meta_resolve(doc, url, cls, page_type=None):
     times = []
     h1s = []
     h2s = []                    # recorded only when no h1 holds text
+    home = set()                # the keys of the h1s that link to the site's home page
     hints = []                  # the hints up to _META_NEAR past the h1; all_hints() has the rest
     hints_later = None
     texts = []
@@ -2078,6 +2128,8 @@ def meta_resolve(doc, url, cls, page_type=None):
             t = meta_clean(val)
             if t:
                 h1s.append((t, order))
+                if key:                 # a link to the site's home page: the site's name
+                    home.add(meta_key(t))
         elif kind == 12:
             t = meta_clean(val)
             if t:
@@ -2158,7 +2210,7 @@ def meta_resolve(doc, url, cls, page_type=None):
 
     # ---- title
     raw_title = meta_clean(doc.title)
-    md.title = _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, page_type)
+    md.title = _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, page_type, home)
     if md.title and ("discussionforumposting" in main_types or "question" in main_types):
         md.title = _meta_thread_subject(md.title)
     if md.title and _META_C1.search(md.title) is not None:
@@ -2563,7 +2615,7 @@ def _meta_resolve_published(md, set_, main, page_obj, metas, groups, items, time
 
 @cython.wraparound(True)
 @cython.boundscheck(True)
-def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, page_type=None):
+def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, page_type=None, home=None):
     """The page's own headline: the visible main heading when the page's metadata confirms it.
 
     Candidates from the metadata, most trusted first: JSON-LD headline/name of the main
@@ -2646,6 +2698,8 @@ def _meta_resolve_title(md, main, page_obj, metas, items, h1s, raw_title, host, 
             site_keys.add(meta_key(parts[-1]))
     if host:
         site_keys.add(meta_key(host.removeprefix("www.")))
+    if home:
+        site_keys |= home           # an h1 linking to the site's home page names the site
     site_keys.discard("")
     # the leading segments of the candidates (a site or section name follows the separator)
     seg_keys = set()

@@ -422,6 +422,26 @@ def test_bylines_and_datelines_are_measured_from_the_h1_that_holds_the_title():
         assert (m.author, m.date) == ("Simon Jenkins", "2008-01-15")
 
 
+@pytest.mark.parametrize("href, title", [
+    ("http://webinknow.example.com/", "Metro Bank is building marketing success"),
+    ("/", "Metro Bank is building marketing success"),
+    ("index.html?ref=logo", "Metro Bank is building marketing success"),
+    # a link to the post itself: the h1 is the page's own (the <title>'s first part)
+    ("/2012/11/metro-bank.html", "Web Ink Now"),
+])
+def test_an_h1_linking_to_the_home_page_is_the_sites_name(href, title):
+    html = ("<html><head><title>Web Ink Now: Metro Bank is building marketing success</title></head>"
+            f"<body><h1><a href='{href}'>Web Ink Now</a></h1>"
+            "<h3>Metro Bank is building marketing success</h3><p>The post.</p></body></html>")
+    assert meta(html).title == title
+
+
+def test_wordpress_blog_archive_is_no_part_of_the_title():
+    html = ("<html><head><title>dy/dan &raquo; Blog Archive &raquo; 1,400 Rectangles</title></head>"
+            "<body><h1><a href='http://blog.mrmeyer.com/'>dy/dan</a></h1><p>The post.</p></body></html>")
+    assert meta(html).title == "1,400 Rectangles"
+
+
 def _ld_page(ld, body, head=""):
     """A page whose head holds `head` and then one JSON-LD script `ld`, and whose body is `body`."""
     return f"<html><head>{head}<script type='application/ld+json'>{ld}</script></head><body>{body}</body></html>"
