@@ -2286,7 +2286,7 @@ def meta_resolve(doc, url, cls, page_type=None):
     if md.author is not None and "; " in md.author:
         # several authors: one that is the site (og:site_name or the host's name, a leading "The"
         # ignored) is its publisher beside the writers ("Jane Doe; John Roe; The Daily Paper")
-        md.author = _meta_drop_site_names(md.author, _meta_site_keys(md.sitename, host))
+        md.author = _meta_drop_site_names(md.author, _meta_site_keys(md.sitename, host) | _META_NOT_COAUTHOR)
 
     # ---- dates: the metadata's published and modified dates, then what the page shows
     dayfirst = _meta_dayfirst(lang or metas.get("og:locale") or metas.get("content-language"))
@@ -2502,7 +2502,8 @@ def _meta_once(f):
 @cython.boundscheck(True)
 def _meta_drop_site_names(author, keys):
     """`author` ("; "-joined names) without the names that are the site (their key, without a
-    leading "the", one of `keys`), unless every name is."""
+    leading "the", one of `keys`; meta_resolve adds _META_NOT_COAUTHOR's agencies and weekdays),
+    unless every name is."""
     parts = author.split("; ")
     keep = []
     for p in parts:
@@ -2935,6 +2936,15 @@ _META_ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder
                    r"marketing|insights|posts?|view|profile|follow|more|about|written|recipe|by|min|read|"
                    r"updated|published|posted|attorney|lawyer|psychologist|therapist|dietitian|nutritionist|"
                    r"physician|counselor)\b")          # searched in lower case
+# what follows a name in a byline and is no part of it: a news agency ("JASON STRAZIUSO Associated
+# Press"), the day of the week of a dateline ("David Richards; Monday"), a label ("Richard
+# Beeston: Analysis"); only after a name (a byline that is only "The Associated Press" stays)
+_META_NAME_TAIL = re.compile(r"[\s;,:|–—-]+(?:(?:the\s+)?associated\s+press|reuters|afp|analysis|monday|tuesday|"
+                             r"wednesday|thursday|friday|saturday|sunday)\b.*$", re.I)
+# the names that are never one of several authors: agencies beside the writer ("Pete Yost; Associated
+# Press"), weekdays (meta_key form)
+_META_NOT_COAUTHOR = frozenset(("associatedpress", "reuters", "afp", "monday", "tuesday", "wednesday",
+                                "thursday", "friday", "saturday", "sunday"))
 _META_AT = re.compile(r"\s+(?:at|from|of|für|de|in)\s+")      # "David at Acme", "Jane Doe in Woodworking"
 _META_AT_END = re.compile(r"\s+(?:at|from|on|in)\s*$")
 _META_AUTHOR_LABEL = re.compile(r"^(?:author|authors|autor|auteur|writer|by)\s*[:：]\s*", re.I)
@@ -2948,7 +2958,11 @@ _META_USER_NAME = re.compile(r"[\w.\-]{2,40}")
 def _meta_trim_role(n):
     """A name without the job title after it: "Keith Barry Senior Autos Reporter" -> "Keith Barry",
     "David at Acme" -> "David", "Jane Doe in Woodworking" (the post's category) -> "Jane Doe"; ""
-    when the text starts with a role word."""
+    when the text starts with a role word. What follows the name and is no part of it goes too
+    (_META_NAME_TAIL: "JASON STRAZIUSO Associated Press", "Richard Beeston: Analysis")."""
+    t = _META_NAME_TAIL.sub("", n)
+    if t is not n and meta_key(t) not in ("", "the"):
+        n = t
     low = n.lower()
     m = _META_ROLE.search(low) if len(low) == len(n) else None
     if m:
@@ -2956,7 +2970,7 @@ def _meta_trim_role(n):
     if "at" in n or "from" in n or "of" in n or "für" in n or "de" in n or "in" in n:     # (what _META_AT needs)
         n = _META_AT.split(n, maxsplit=1)[0]
         n = _META_AT_END.sub("", n)         # "Posted by David at December 16, 2025" (the date cut off)
-    return n.strip(" ,.-–—|⋅•")
+    return n.strip(" ,.:-–—|⋅•")
 
 
 @cython.wraparound(True)

@@ -436,6 +436,21 @@ def test_an_h1_linking_to_the_home_page_is_the_sites_name(href, title):
     assert meta(html).title == title
 
 
+@pytest.mark.parametrize("byline, author", [
+    ("By JASON STRAZIUSO Associated Press", "JASON STRAZIUSO"),
+    ("By KAREN MATTHEWS THE ASSOCIATED PRESS", "KAREN MATTHEWS"),
+    ("By Pete Yost, Associated Press", "Pete Yost"),
+    ("By Richard Beeston: Analysis", "Richard Beeston"),
+    ("By David Richards, Monday", "David Richards"),
+    ("By The Associated Press", "The Associated Press"),     # an agency's own byline stays
+    ("By Thursday Bram", "Thursday Bram"),                   # a weekday that opens a name is the name
+])
+def test_an_agency_or_a_weekday_after_the_name_is_no_part_of_it(byline, author):
+    html = (f"<html><head><title>Storm hits the coast</title></head><body><h1>Storm hits the coast</h1>"
+            f"<p class='byline'>{byline}</p><p>The story.</p></body></html>")
+    assert meta(html).author == author
+
+
 def test_wordpress_blog_archive_is_no_part_of_the_title():
     html = ("<html><head><title>dy/dan &raquo; Blog Archive &raquo; 1,400 Rectangles</title></head>"
             "<body><h1><a href='http://blog.mrmeyer.com/'>dy/dan</a></h1><p>The post.</p></body></html>")
