@@ -2832,9 +2832,9 @@ cdef int _meta_headline_first(list h1s, str key) except -1:
     Subtitle"), the first later h1 that holds it. The first h1 is then a site's logo, a section's
     name or a widget's ("Kid's TV" or "10°C" above a Times story's h1, "新闻中心" above Sina's),
     and the byline or date nearest to it a columnist's promo, a sidebar's or the site's date of
-    the day. Over the dev corpora this changed the author or the date of 24 pages (none of
-    wcxb-dev's, whose first h1 holds the title where a later one does), the story's own where the
-    URL, the gold text or the page tells (docs/metadata.md). A later h1 that is only a part of
+    the day. Added, it changed the author or the date of 24 pages of the dev corpora (none of
+    wcxb-dev's, whose first h1 holds the title where a later one does), to the story's own where
+    the URL, the gold text or the page tells (docs/metadata.md). A later h1 that is only a part of
     the title (a section of the story) is not taken, nor an h2 that holds it: a sidebar's list of
     recent posts repeats the title in h2s (the Facebook blog, whose headline is in no heading)."""
     cdef str k0 = meta_key(h1s[0][0])
@@ -2941,6 +2941,7 @@ _META_ROLE = re.compile(r"\b(?:writer|reporter|editor|editors|founder|co-founder
 # Beeston: Analysis"); only after a name (a byline that is only "The Associated Press" stays)
 _META_NAME_TAIL = re.compile(r"[\s;,:|–—-]+(?:(?:the\s+)?associated\s+press|reuters|afp|analysis|monday|tuesday|"
                              r"wednesday|thursday|friday|saturday|sunday)\b.*$", re.I)
+_META_NAME_TAIL_WORDS = ("press", "reuters", "afp", "analysis", "day")   # one of which it needs (_meta_lacks)
 # the names that are never one of several authors: agencies beside the writer ("Pete Yost; Associated
 # Press"), weekdays (meta_key form)
 _META_NOT_COAUTHOR = frozenset(("associatedpress", "reuters", "afp", "monday", "tuesday", "wednesday",
@@ -2960,9 +2961,10 @@ def _meta_trim_role(n):
     "David at Acme" -> "David", "Jane Doe in Woodworking" (the post's category) -> "Jane Doe"; ""
     when the text starts with a role word. What follows the name and is no part of it goes too
     (_META_NAME_TAIL: "JASON STRAZIUSO Associated Press", "Richard Beeston: Analysis")."""
-    t = _META_NAME_TAIL.sub("", n)
-    if t is not n and meta_key(t) not in ("", "the"):
-        n = t
+    if not _meta_lacks(n, _META_NAME_TAIL_WORDS):
+        t = _META_NAME_TAIL.sub("", n)
+        if t != n and meta_key(t) not in ("", "the"):
+            n = t
     low = n.lower()
     m = _META_ROLE.search(low) if len(low) == len(n) else None
     if m:

@@ -388,10 +388,16 @@ def test_a_forum_profile_date_is_not_the_page_date(label):
     assert meta(html).date == "2019-08-27"
 
 
+def _menu(label, n):
+    """A menu of `n` links ("<li><a href='/x0'>Label 0</a></li>"...) between a heading and the
+    evidence the tests place far from it."""
+    return "".join(f"<li><a href='/x{i}'>{label} {i}</a></li>" for i in range(n))
+
+
 def test_a_logo_h1_leaves_the_headline_to_the_h2_holding_the_title():
     # SMF: the h1 is the forum's logo (no text), a clock of the time the page was served sits
     # after it, and the topic's subject is an h2 with its first post's date under it
-    filler = "".join(f"<li><a href='/b{i}'>Board {i}</a></li>" for i in range(12))
+    filler = _menu("Board", 12)
     html = ("<html><head><title>Is AI in SMF forums useful?</title></head><body>"
             "<h1 class='forumtitle'><a href='/'><img src='logo.png' alt=''></a></h1>"
             "<div class='user'><time datetime='2026-03-05T12:16:19Z'>March 05, 2026, 07:16:19 AM</time></div>"
@@ -407,7 +413,7 @@ def test_a_logo_h1_leaves_the_headline_to_the_h2_holding_the_title():
 def test_bylines_and_datelines_are_measured_from_the_h1_that_holds_the_title():
     # a newspaper's section h1 with a columnist's promo and the day's date beside it, then the
     # story's own h1, byline and dateline further down
-    filler = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(20))
+    filler = _menu("Section", 20)
     page = ("<html><head><title>Stars slam arts council grant cuts</title></head><body>"
             "<h1>{first}</h1><div class='date'>TUESDAY, JAN 15, 2008</div>"
             "<div class='promo'><p class='byline'>Simon Jenkins</p></div>"
