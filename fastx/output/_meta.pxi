@@ -537,10 +537,7 @@ cdef bint _meta_root_path(str href):
     (any host, no path but "/" or an index page; its query and fragment ignored)."""
     cdef Py_ssize_t k
     h = href.strip().lower()
-    for sep in ("#", "?"):
-        k = h.find(sep)
-        if k >= 0:
-            h = h[:k]
+    h = h[:_meta_run(h, 0, len(h), "?#")]
     if h.startswith(("http://", "https://", "//")):
         k = h.find("/", h.find("//") + 2)
         h = "/" if k < 0 else h[k:]
@@ -602,7 +599,8 @@ def meta_scan(Doc doc, bint visible=True):
 
     Two bounded passes: lexbor's tree for <meta>, <link>, <base>, <html lang> and JSON-LD
     (_meta_tag_walk: the tags' ids compared, no other attributes read), and the Doc's flat
-    arrays for the visible evidence around the headline: the first h1s, and in a window from
+    arrays for the visible evidence around the headline: the first h1s (key "home" for one
+    that links to a site's home page: _meta_home_link), and in a window from
     _META_BEFORE_H1 elements before the first h1 to _META_AFTER_H1 elements past it (the first
     _META_NO_H1 of a body without h1), microdata itemprop values, <time datetime>, elements
     whose class/id/rel names an author, byline or date, and short text nodes that open a
@@ -1506,9 +1504,11 @@ def _meta_site_keys(sitename, host):
     return frozenset(keys)
 
 
-# the boilerplate a forum's software puts before the topic in <title> (phpBB 3: "Site • View topic -
-# Subject"), as keys: a first part that is one of them is dropped
+# the boilerplate a forum's or a blog's software puts before the topic in <title> (phpBB 3: "Site •
+# View topic - Subject", WordPress: "Site » Blog Archive » Post"), as keys: a first part that is one
+# of them is dropped; a title is split only when it opens with one of their first words
 _META_TITLE_BOILERPLATE = frozenset(("viewtopic", "viewforum", "blogarchive"))
+_META_TITLE_BOILERPLATE_START = ("view ", "blog archive ")
 
 
 def meta_strip_site_suffix(title, sitename = None, host = None,
@@ -1527,8 +1527,7 @@ def meta_strip_site_suffix(title, sitename = None, host = None,
     Archive" ("Site » Blog Archive » Post")."""
     t = _meta_strip_site(title, sitename, host, names)
     cdef list parts
-    if len(t) > 10 and (((t[0] == "V" or t[0] == "v") and t[1:5].lower() == "iew ")
-                        or ((t[0] == "B" or t[0] == "b") and t[1:13].lower() == "log archive ")):
+    if len(t) > 10 and t[:13].lower().startswith(_META_TITLE_BOILERPLATE_START):
         parts = meta_title_split(t)
         if len(parts) > 1 and meta_key(parts[0]) in _META_TITLE_BOILERPLATE:
             return meta_clean(t[len(parts[0]):]).lstrip("|-–—·•:»/ ").strip()
